@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * md.h - the contract between the md core (md_*.c) and the RAID
+ * personalities (raid1.c, raid5.c).
+ *
+ * Objects:
+ *   struct mddev     one array (/dev/mdN); owns the member list, the
+ *                    superblock state, the md thread and the sync thread.
+ *   struct md_rdev   one member device, with its superblock copy.
+ *   struct md_personality  a RAID level's operations; its private state
+ *                    hangs off mddev->private.
+ *
+ * Threads:
+ *   md thread ("mdN_<pers>")  one per running array, owned by the core.
+ *     Each wake-up it does core housekeeping (superblock writes, the
+ *     safe-mode clean check, starting/reaping the sync thread, removing
+ *     failed members) and then calls pers->daemon() for the
+ *     personality's deferred work (retries, error handling).
+ *   sync thread ("mdN_resync")  runs resync/recovery/check/repair by
+ *     calling pers->sync_request() in a loop paced by resync_throttle.
+ *
+ * Locking (details beside each field):
+ *   reconfig_mutex   configuration: member list changes, personality
+ *                    start/stop, sysfs/ioctl writes that change state.
+ *   mddev->lock      short spinlock for state read by the IO path and
+ *                    /proc/mdstat (in_sync, sb_flags updates, degraded).
+ *   RCU              IO path walks of the member list and of the
+ *                    personality's member arrays.
+ */
+#ifndef _MD_H
+#define _MD_H
+
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+#include <linux/seq_file.h>
+#include <linux/raid/md_p.h>
+#include <linux/raid/md_u.h>
+
+#include "writes_pending.h"
+#include "resync_throttle.h"
+
+#define MD_VERSION_STRING "0.1-fork"
+
+/* md_rdev.flags bits */
+enum md_rdev_flag {
+	RD_FAULTY,		/* failed: no IO is sent to it any more */
+	RD_IN_SYNC,		/* data valid over the whole array */
+	RD_WRITE_MOSTLY,	/* avoid for reads when another mirror can */
+	RD_WANT_REMOVE,		/* detach from its slot at next chance */
+	RD_READ_ERRORS_SEEN,	/* a read error was corrected on it */
+};
+
+struct md_rdev {
+	struct list_head same_set;	/* mddev->disks; reconfig_mutex,
+					 * list_*_rcu for IO-path readers */
+	struct mddev *mddev;
+	struct block_device *bdev;	/* opened exclusively by the core */
+	dev_t dev;
+
+	sector_t sb_start;		/* superblock location, sectors */
+	sector_t data_offset;		/* start of data on the member */
+	sector_t sectors;		/* usable data sectors on the member */
+	struct page *sb_page;		/* superblock image, core only */
+	u64 sb_events;			/* events in its superblock */
+
+	int desc_nr;			/* index into sb dev_roles */
+	int raid_disk;			/* role/slot, -1 for a spare;
+					 * changed under reconfig_mutex */
+	int saved_raid_disk;		/* slot before removal, for re-add */
+	unsigned long flags;		/* enum md_rdev_flag, atomic bitops */
+	sector_t recovery_offset;	/* rebuilt up to here (not In_sync) */
+
+	atomic_t nr_pending;		/* IO in flight to this member */
+	atomic_t read_errors;		/* corrected read errors */
+	atomic_t errors;		/* sysfs "errors" */
+
+	struct kobject kobj;		/* /sys/block/mdN/md/dev-XXX */
+	struct kernfs_node *sysfs_state;
+};
+
+/* mddev.recovery bits: what the sync thread is doing or should do */
+enum md_recovery_flag {
+	MDR_RUNNING,		/* sync thread exists */
+	MDR_NEEDED,		/* md thread should consider starting it */
+	MDR_SYNC,		/* resync, check or repair (not recovery) */
+	MDR_REQUESTED,		/* user asked via sync_action */
+	MDR_CHECK,		/* check: count mismatches, don't fix */
+	MDR_RECOVER,		/* rebuilding spare(s) */
+	MDR_INTR,		/* stop the sync thread early */
+	MDR_DONE,		/* sync thread finished; md thread reaps */
+	MDR_FROZEN,		/* sync_action "frozen" */
+};
+
+/* mddev.sb_flags bits: superblock writes wanted */
+enum md_sb_flag {
+	MD_SB_CHANGE_DEVS,	/* member roles changed */
+	MD_SB_CHANGE_CLEAN,	/* clean/dirty state changed */
+	MD_SB_CHANGE_PENDING,	/* dirty must be durable before writes */
+};
+
+struct md_personality;
+
+struct mddev {
+	struct gendisk *gendisk;
+	int unit;			/* N in mdN */
+	struct kobject kobj;		/* /sys/block/mdN/md */
+	struct list_head all_mddevs;	/* global list; all_mddevs_lock */
+	atomic_t active;		/* references */
+	int openers;			/* open_mutex */
+	struct mutex open_mutex;
+
+	struct mutex reconfig_mutex;	/* see file comment */
+	spinlock_t lock;		/* see file comment */
+
+	/* array description; reconfig_mutex */
+	int major_version, minor_version;
+	bool persistent;		/* superblock owned by the core */
+	int level, layout, chunk_sectors, raid_disks;
+	sector_t dev_sectors;		/* used sectors on each member */
+	sector_t array_sectors;
+	u8 uuid[16];
+	char set_name[32];
+	u64 ctime, utime;
+	u64 events;			/* reconfig_mutex + lock */
+	int max_disks;
+	struct list_head disks;		/* struct md_rdev.same_set */
+	int degraded;			/* lock; members missing/failed */
+
+	struct md_personality *pers;	/* set under reconfig_mutex */
+	void *private;			/* personality state */
+
+	/* state; lock */
+	int ro;				/* 0 rw, 1 readonly, 2 read-auto */
+	int in_sync;			/* superblock may say clean */
+	unsigned long sb_flags;		/* enum md_sb_flag, atomic bitops */
+	wait_queue_head_t sb_wait;	/* superblock written, wp opened */
+
+	/* write accounting and safe mode */
+	struct writes_pending wp;
+	unsigned int safe_mode_delay;	/* jiffies, 0 = never mark clean */
+	struct timer_list safe_mode_timer;
+
+	/* threads */
+	struct task_struct *thread;	/* md thread */
+	unsigned long thread_flags;	/* bit 0: wake-up pending */
+	wait_queue_head_t thread_wq;
+	struct task_struct *sync_thread;
+
+	/* sync; recovery bits are atomic bitops */
+	unsigned long recovery;
+	sector_t resync_offset;		/* resync needed from here;
+					 * MaxSector when clean */
+	sector_t curr_resync;		/* sync thread position */
+	sector_t curr_resync_completed;	/* checkpointed position */
+	atomic_t sync_active;		/* sync sectors in flight */
+	wait_queue_head_t sync_wait;	/* sync IO completions */
+	atomic64_t resync_mismatches;	/* sectors, check/repair */
+	int sync_speed_min, sync_speed_max, sync_io_depth; /* 0: default */
+	struct resync_throttle throttle;
+
+	/* foreground IO on the md device, for the throttle */
+	atomic64_t fg_completed;
+	atomic_t fg_inflight;
+
+	struct kernfs_node *sysfs_state, *sysfs_action, *sysfs_degraded;
+};
+
+#define MD_MAX_SECTOR	(~(sector_t)0)
+
+struct md_personality {
+	const char *name;
+	int level;
+	struct module *owner;
+	struct list_head list;		/* core's personality list */
+
+	/* Set up mddev->private from mddev->disks; may fail. */
+	int (*run)(struct mddev *mddev);
+	void (*free)(struct mddev *mddev, void *priv);
+	/* Handle a bio on the array; the core already split nothing. */
+	void (*make_request)(struct mddev *mddev, struct bio *bio);
+	/* Deferred work, called from the md thread after core work. */
+	void (*daemon)(struct mddev *mddev);
+	/* /proc/mdstat tail of the array line, e.g. " [2/2] [UU]" */
+	void (*status)(struct seq_file *seq, struct mddev *mddev);
+	/* A member failed (from md_error); mark it, update degraded. */
+	void (*error_handler)(struct mddev *mddev, struct md_rdev *rdev);
+	/* Attach a spare to a free slot (sets rdev->raid_disk). */
+	int (*hot_add_disk)(struct mddev *mddev, struct md_rdev *rdev);
+	/* Detach a faulty/spare member from its slot; -EBUSY if in use. */
+	int (*hot_remove_disk)(struct mddev *mddev, struct md_rdev *rdev);
+	/* Recovery finished: mark rebuilt members In_sync; returns count. */
+	int (*spare_active)(struct mddev *mddev);
+	/*
+	 * Schedule sync IO starting at @sector_nr (< @max_sector).  Returns
+	 * sectors covered; sets *skipped if nothing needed doing there (no
+	 * md_done_sync() then).  Otherwise md_done_sync() is called for
+	 * those sectors when the IO finishes.  Must exclude racing normal
+	 * writes to the region itself.
+	 */
+	sector_t (*sync_request)(struct mddev *mddev, sector_t sector_nr,
+				 sector_t max_sector, bool *skipped);
+	/* Sync thread finished or was interrupted. */
+	void (*close_sync)(struct mddev *mddev);
+	/* Array size for this member size and count. */
+	sector_t (*size)(struct mddev *mddev, sector_t sectors, int raid_disks);
+	/* 1: stop all IO and wait for in-flight; 0: resume. */
+	void (*quiesce)(struct mddev *mddev, int quiesce);
+};
+
+int md_register_personality(struct md_personality *p);
+void md_unregister_personality(struct md_personality *p);
+
+/* Before a write reaches members (may sleep until the array is dirty). */
+void md_write_start(struct mddev *mddev, struct bio *bio);
+void md_write_end(struct mddev *mddev);
+
+void md_error(struct mddev *mddev, struct md_rdev *rdev);
+void md_done_sync(struct mddev *mddev, int sectors, bool ok);
+void md_wakeup_thread(struct mddev *mddev);
+
+#define mdname(mddev) ((mddev)->gendisk ? (mddev)->gendisk->disk_name : "mdX")
+
+/* Walk members for IO (caller holds rcu_read_lock()). */
+#define rdev_for_each_rcu(rdev, mddev) \
+	list_for_each_entry_rcu(rdev, &(mddev)->disks, same_set)
+#define rdev_for_each(rdev, mddev) \
+	list_for_each_entry(rdev, &(mddev)->disks, same_set)
+
+#endif
