@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest test runner: load one implementation, run the selected tests with
+# a per-test timeout, check the kernel log after each test, report KTAP.
+# Besides KTAP it prints one machine-readable line per result for the host:
+#   # RESULT impl=I test=T status=pass|fail|xfail|xpass|skip time=S reason=...
+. /harness/config
+. /harness/lib.sh
+SPLAT_RE='kernel BUG at|BUG: |WARNING: |Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|self-detected stall|rcu: INFO|detected stalls?|KASAN|UBSAN|list_add corruption|list_del corruption|Kernel panic|refcount_t: |unable to handle|Unable to handle|stack-protector|double fault|cut here'
+
+IMPL=${IMPL:?}
+TIMEOUT=${TIMEOUT:-300}
+export IMPL
+
+ntests=0
+for t in $TESTS; do ntests=$((ntests + 1)); done
+total=$((ntests + 2))	# + load_impl + unload_impl
+idx=0
+aborted=
+
+now() { cut -d' ' -f1 /proc/uptime; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# kernel_check FILE: save and clear the kernel log, print offending lines.
+kernel_check() {
+	dmesg -c > "$1" 2>/dev/null
+	grep -E "$SPLAT_RE" "$1"
+}
+
+# report NAME STATUS TIME REASON
+report() {
+	idx=$((idx + 1))
+	case "$2" in
+	pass)	echo "ok $idx $1" ;;
+	xpass)	echo "ok $idx $1 # XPASS expected to fail on fork ($4)" ;;
+	skip)	echo "ok $idx $1 # SKIP $4" ;;
+	xfail)	echo "not ok $idx $1 # TODO xfail on fork: $4" ;;
+	*)	echo "not ok $idx $1${4:+ # $4}" ;;
+	esac
+	echo "# RESULT impl=$IMPL test=$1 status=$2 time=$3 reason=$4"
+}
+
+# Background watchdog: if a test outlives its deadline by 60 s (stuck in
+# the kernel, unkillable), dump blocked tasks and the kernel log, reboot.
+(
+	while sleep 5; do
+		[ -f /tmp/deadline ] || continue
+		read -r name dl < /tmp/deadline
+		if [ "$(cut -d. -f1 /proc/uptime)" -gt $((dl + 60)) ]; then
+			echo "# WATCHDOG: $name stuck past its timeout; blocked tasks and kernel log follow"
+			echo w > /proc/sysrq-trigger
+			dmesg | sed 's/^/# dmesg: /'
+			echo "# RESULT impl=$IMPL test=$name status=fail time=- reason=hung (watchdog reboot)"
+			echo "@@HARNESS-END rc=1"
+			echo b > /proc/sysrq-trigger
+		fi
+	done
+) &
+wdpid=$!
+
+echo "KTAP version 1"
+echo "# impl: $IMPL  kernel: $(uname -r)  timeout: ${TIMEOUT}s"
+echo "1..$total"
+
+dmesg -c > /dev/null
+t0=$(now)
+log=/tmp/load.log
+if load_impl "$IMPL" > "$log" 2>&1 && impl_check "$IMPL" >> "$log" 2>&1; then
+	st=pass; why=
+else
+	st=fail; why="load_impl $IMPL failed"; aborted="$why"
+fi
+splat=$(kernel_check /tmp/dmesg.load)
+sed 's/^/# /' "$log"
+if [ -n "$splat" ]; then
+	echo "$splat" | sed 's/^/# kernel: /'
+	st=fail; why="kernel log: $(echo "$splat" | head -n1)"
+fi
+report load_impl "$st" "$(elapsed "$t0")" "$why"
+
+for name in $TESTS; do
+	t=/harness/tests/$name.sh
+	xfail=
+	[ "$IMPL" = fork ] && xfail=$(sed -n 's/^# XFAIL_FORK: *//p' "$t" | head -n1)
+	tmo=$(sed -n 's/^# TIMEOUT: *\([0-9]*\).*/\1/p' "$t" | head -n1)
+	tmo=${tmo:-$TIMEOUT}
+	echo "# ---- $name (impl=$IMPL, timeout=${tmo}s${xfail:+, XFAIL_FORK})"
+	if [ -n "$aborted" ]; then
+		report "$name" fail 0 "not run: $aborted"
+		continue
+	fi
+	if ! mm=$(impl_check "$IMPL"); then
+		report "$name" fail 0 "$mm"
+		continue
+	fi
+	t0=$(now)
+	echo "$name $(( $(cut -d. -f1 /proc/uptime) + tmo ))" > /tmp/deadline
+	rm -f /tmp/rc
+	{
+		(cd /tmp && setsid sh -c 'echo $$ > /tmp/pgid; exec timeout -s KILL "$0" sh "$1"' "$tmo" "$t" 2>&1)
+		echo $? > /tmp/rc
+		kill -KILL -- "-$(cat /tmp/pgid)" 2>/dev/null
+	} | tee "/tmp/$name.out" | sed 's/^/    /'
+	rm -f /tmp/deadline
+	rc=$(cat /tmp/rc 2>/dev/null || echo 1)
+	secs=$(elapsed "$t0")
+	why=
+	if awk -v s="$secs" -v t="$tmo" 'BEGIN { exit !(s >= t) }'; then
+		st=fail; why="timeout after ${tmo}s"
+		echo w > /proc/sysrq-trigger
+	elif [ "$rc" = "$KSFT_SKIP" ]; then
+		st=skip; why=$(sed -n 's/^1\.\.0 # SKIP *//p' "/tmp/$name.out" | head -n1)
+		why=${why:-test skipped itself}
+	elif [ "$rc" = 0 ]; then
+		st=pass
+	else
+		st=fail; why="exit status $rc"
+	fi
+	# Results the test reported must agree with its exit status.
+	if [ "$st" = pass ] && grep -Eq '^not ok [0-9]+' "/tmp/$name.out" &&
+	   grep -E '^not ok [0-9]+' "/tmp/$name.out" | grep -vq '# TODO'; then
+		st=fail; why="a subtest reported not ok"
+	fi
+	if [ "$st" = fail ] && [ -n "$xfail" ]; then
+		st=xfail; why=$xfail
+	elif [ "$st" = pass ] && [ -n "$xfail" ]; then
+		st=xpass; why=$xfail
+	fi
+	# A kernel splat always fails the test, XFAIL or not.
+	splat=$(kernel_check "/tmp/dmesg.$name")
+	if [ -n "$splat" ]; then
+		echo "# kernel log during $name:"
+		sed 's/^/# dmesg: /' "/tmp/dmesg.$name"
+		st=fail; why="kernel log: $(echo "$splat" | head -n1)"
+	elif [ "$st" = fail ] || [ "$st" = xfail ]; then
+		[ -s "/tmp/dmesg.$name" ] && sed 's/^/# dmesg: /' "/tmp/dmesg.$name"
+	fi
+	case "$why" in timeout*) aborted="previous test $name timed out" ;; esac
+	report "$name" "$st" "$secs" "$why"
+done
+
+kill "$wdpid" 2>/dev/null
+t0=$(now)
+if unload_impl > /tmp/unload.log 2>&1 && [ "$(impl_loaded)" = none ]; then
+	st=pass; why=
+else
+	st=fail; why="unload_impl failed"
+fi
+brd_teardown > /dev/null 2>&1
+sed 's/^/# /' /tmp/unload.log
+splat=$(kernel_check /tmp/dmesg.unload)
+if [ -n "$splat" ]; then
+	echo "$splat" | sed 's/^/# kernel: /'
+	st=fail; why="kernel log: $(echo "$splat" | head -n1)"
+fi
+report unload_impl "$st" "$(elapsed "$t0")" "$why"
+exit 0

@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Guest-side library for tests/vm/tests/*.sh (busybox sh).  A test:
+#
+#   #!/bin/sh
+#   # XFAIL_FORK: why it is expected to fail on the fork stack (optional)
+#   # TIMEOUT: 300                 (optional, seconds; default from host)
+#   . /harness/lib.sh
+#   ktap_plan 3
+#   ktap_check "create array" mdadm --create ...
+#   ...
+#   ktap_finish
+#
+# The runner (guest/runner.sh) exports IMPL=intree|fork before a test
+# starts and has already loaded that implementation (load_impl).
+
+impl=${IMPL:-unknown}
+KTAP_N=0
+KTAP_PLANNED=0
+KTAP_FAILED=0
+HARNESS=${HARNESS:-/harness}
+
+# ---- KTAP ---------------------------------------------------------------
+
+ktap_plan() {
+	KTAP_PLANNED=$1
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+
+ktap_diag() { echo "# $*"; }
+
+ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $*"; }
+
+ktap_not_ok() {
+	KTAP_N=$((KTAP_N + 1))
+	KTAP_FAILED=$((KTAP_FAILED + 1))
+	echo "not ok $KTAP_N $*"
+}
+
+ktap_skip() { # name reason
+	KTAP_N=$((KTAP_N + 1))
+	echo "ok $KTAP_N $1 # SKIP $2"
+}
+
+# ktap_check NAME CMD [ARGS...]: run CMD, indent its output as diagnostics,
+# report ok/not ok by its exit status.
+ktap_check() {
+	_name=$1
+	shift
+	_out=/tmp/ktap_check.$$
+	"$@" > "$_out" 2>&1
+	_rc=$?
+	sed 's/^/# /' "$_out"
+	rm -f "$_out"
+	if [ $_rc -eq 0 ]; then
+		ktap_ok "$_name"
+	else
+		ktap_not_ok "$_name"
+		ktap_diag "command failed (exit $_rc): $*"
+	fi
+	return $_rc
+}
+
+# ktap_finish: exit 0 only if every planned result was reported ok.
+ktap_finish() {
+	if [ "$KTAP_N" -ne "$KTAP_PLANNED" ]; then
+		ktap_diag "plan mismatch: planned $KTAP_PLANNED, reported $KTAP_N"
+		exit 1
+	fi
+	[ "$KTAP_FAILED" -eq 0 ] && exit 0
+	exit 1
+}
+
+# Exit status telling the runner the whole test is skipped (kselftest).
+KSFT_SKIP=4
+ktap_skip_all() { echo "KTAP version 1"; echo "1..0 # SKIP $*"; exit $KSFT_SKIP; }
+
+# ---- implementations ----------------------------------------------------
+
+# Distro modules raid456 depends on; loaded for both implementations so the
+# fork's raid456.ko finds its symbols.
+RAID_DEPS="libcrc32c xor raid6_pq async_tx async_memcpy async_xor async_pq async_raid6_recov"
+
+load_impl() { # intree|fork
+	for _m in $RAID_DEPS; do
+		modprobe "$_m" || return 1
+	done
+	case "$1" in
+	intree)
+		echo intree > /run/harness-impl
+		modprobe md-mod && modprobe raid1 && modprobe raid456 ;;
+	fork)
+		echo fork > /run/harness-impl
+		insmod "$HARNESS/fork/md-mod.ko" &&
+		insmod "$HARNESS/fork/raid1.ko" &&
+		insmod "$HARNESS/fork/raid456.ko" ;;
+	*)	echo "load_impl: unknown implementation '$1'" >&2; return 1 ;;
+	esac
+}
+
+unload_impl() {
+	_rc=0
+	mdadm --stop --scan >/dev/null 2>&1
+	for _m in raid456 raid10 raid1 raid0 linear md_mod; do
+		if [ -d "/sys/module/$_m" ]; then
+			rmmod "$_m" || _rc=1
+		fi
+	done
+	rm -f /run/harness-impl
+	return $_rc
+}
+
+# impl_loaded: print which implementation is loaded (intree, fork, none).
+impl_loaded() {
+	if [ ! -d /sys/module/md_mod ]; then
+		echo none
+	elif case "$(cat /sys/module/md_mod/version 2>/dev/null)" in *fork*) true ;; *) false ;; esac; then
+		echo fork
+	else
+		echo intree
+	fi
+}
+
+# impl_check WANT: every md module present must belong to WANT.
+impl_check() {
+	_got=$(impl_loaded)
+	if [ "$_got" != "$1" ]; then
+		echo "implementation mismatch: want $1, md_mod is $_got (version '$(cat /sys/module/md_mod/version 2>/dev/null)')"
+		return 1
+	fi
+	for _m in raid1 raid456; do
+		[ -d "/sys/module/$_m" ] || continue
+		_v=$(cat "/sys/module/$_m/version" 2>/dev/null)
+		case "$1:$_v" in
+		fork:*fork*|intree:) ;;
+		intree:*fork*|fork:*) echo "implementation mismatch: $_m version '$_v' with md_mod=$1"; return 1 ;;
+		esac
+	done
+	return 0
+}
+
+# ---- block devices -------------------------------------------------------
+
+# brd_setup [NR] [SIZE_KIB]: fresh RAM disks /dev/ram0..NR-1 (default 4 x 256 MiB).
+brd_setup() {
+	_nr=${1:-4}
+	_kib=${2:-262144}
+	brd_teardown
+	modprobe brd rd_nr="$_nr" rd_size="$_kib" max_part=0 || return 1
+	_i=0
+	while [ ! -b /dev/ram$((_nr - 1)) ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -b /dev/ram$((_nr - 1)) ]
+}
+
+brd_teardown() {
+	md_stop_all
+	[ -d /sys/module/brd ] && rmmod brd
+	return 0
+}
+
+md_stop_all() {
+	for _d in /dev/md[0-9]* /dev/md/*; do
+		[ -b "$_d" ] && mdadm --stop "$_d" >/dev/null 2>&1
+	done
+	return 0
+}
+
+# ---- md helpers -----------------------------------------------------------
+
+# md_sync_action MD (md0): print sync_action or "none".
+md_sync_action() {
+	cat "/sys/block/$1/md/sync_action" 2>/dev/null || echo none
+}
+
+# wait_resync MD [TIMEOUT_S]: wait until no resync/recovery/reshape runs.
+wait_resync() {
+	_md=${1#/dev/}
+	_tmo=${2:-120}
+	[ -d "/sys/block/$_md/md" ] || { echo "wait_resync: $_md is not an md array"; return 1; }
+	_t0=$(uptime_s)
+	while :; do
+		_a=$(md_sync_action "$_md")
+		if [ "$_a" = idle ] && ! grep -A3 "^$_md " /proc/mdstat | grep -Eq 'resync|recovery|reshape|check'; then
+			return 0
+		fi
+		if [ $(( $(uptime_s) - _t0 )) -ge "$_tmo" ]; then
+			echo "wait_resync: $_md still '$_a' after ${_tmo}s"
+			cat /proc/mdstat
+			return 1
+		fi
+		sleep 0.5
+	done
+}
+
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
+# ---- fio -----------------------------------------------------------------
+
+# fio_write_verify DEV SIZE [extra fio args]: random 4k writes with crc32c
+# checksums, then read everything back and verify.
+FIO_VERIFY_ARGS="--rw=randwrite --bs=4k --ioengine=libaio --iodepth=16 --direct=1 --verify=crc32c --verify_fatal=1 --randrepeat=1 --randseed=1234 --verify_state_save=0"
+fio_write_verify() {
+	_dev=$1; _size=$2; shift 2
+	(cd /tmp && fio --name=verify --filename="$_dev" --size="$_size" $FIO_VERIFY_ARGS --do_verify=1 "$@")
+}
+
+# fio_verify_only DEV SIZE: verify data written by fio_write_verify.
+fio_verify_only() {
+	_dev=$1; _size=$2; shift 2
+	(cd /tmp && fio --name=verify --filename="$_dev" --size="$_size" $FIO_VERIFY_ARGS --verify_only "$@")
+}
