@@ -22,6 +22,14 @@ aborted=
 now() { cut -d' ' -f1 /proc/uptime; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# pgrp_members PGID: pids (with state) still in that process group.
+pgrp_members() {
+	for st in /proc/[0-9]*/stat; do
+		read -r pid comm state ppid pgrp rest < "$st" 2>/dev/null || continue
+		[ "$pgrp" = "$1" ] && printf '%s%s:%s ' "$pid" "$comm" "$state"
+	done
+}
+
 # kernel_check FILE: save and clear the kernel log, print offending lines.
 kernel_check() {
 	dmesg -c > "$1" 2>/dev/null
@@ -136,7 +144,16 @@ for name in $TESTS; do
 	elif [ "$st" = fail ] || [ "$st" = xfail ]; then
 		[ -s "/tmp/dmesg.$name" ] && sed 's/^/# dmesg: /' "/tmp/dmesg.$name"
 	fi
-	case "$why" in timeout*) aborted="previous test $name timed out" ;; esac
+	# After a timeout, go on only if the test's processes could be killed;
+	# tasks stuck in the kernel mean the remaining results would be noise.
+	if [ "$why" = "timeout after ${tmo}s" ]; then
+		sleep 2
+		left=$(pgrp_members "$(cat /tmp/pgid)")
+		if [ -n "$left" ]; then
+			aborted="previous test $name timed out leaving unkillable tasks ($left)"
+			echo "# $aborted"
+		fi
+	fi
 	report "$name" "$st" "$secs" "$why"
 done
 
