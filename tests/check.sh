@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: everything a change must pass, from a fresh Debian 12.
+#   1. prerequisites (tests/vm/setup.sh; a no-op when already done)
+#   2. user-space unit tests (tests/unit) and the model (tests/model),
+#      each only if its Makefile exists
+#   3. build the modules (W=1)
+#   4. the VM suite against in-tree md and this stack (IMPL=both unless
+#      IMPL is set)
+# Prints each stage's time; exits non-zero if any stage fails.
+set -uo pipefail
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+cd "$SRC"
+
+failed=()
+summary=()
+stage() { # name cmd...
+	local name=$1 t0 rc
+	shift
+	echo
+	echo "######## $name"
+	t0=$(date +%s)
+	"$@"
+	rc=$?
+	local dt=$(( $(date +%s) - t0 ))
+	if [ $rc -eq 0 ]; then
+		summary+=("$(printf 'ok      %-10s %5ss' "$name" "$dt")")
+	else
+		summary+=("$(printf 'FAILED  %-10s %5ss  (exit %s)' "$name" "$dt" "$rc")")
+		failed+=("$name")
+	fi
+	return $rc
+}
+
+T0=$(date +%s)
+stage setup tests/vm/setup.sh || { echo "check: setup failed" >&2; exit 1; }
+if [ -f tests/unit/Makefile ]; then stage unit make -C "$SRC" unit; fi
+if [ -f tests/model/Makefile ]; then stage model make -C "$SRC" model; fi
+if stage build make -C "$SRC" modules; then
+	stage vm env NO_BUILD=1 IMPL="${IMPL:-both}" tests/vm/run-tests
+else
+	summary+=("FAILED  vm             -   (not run: build failed)")
+	failed+=(vm)
+fi
+
+echo
+echo "######## make check summary ($(git describe --always --dirty 2>/dev/null))"
+printf '%s\n' "${summary[@]}"
+echo "total $(( $(date +%s) - T0 ))s"
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "make check: FAILED (${failed[*]})"
+	exit 1
+fi
+echo "make check: passed"
