@@ -1,61 +1,384 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * resync_throttle: simple policy (ceiling at speed_max; while foreground
- * IO is seen and we are above speed_min, pause briefly).  The idle-aware
- * policy replaces it behind the same interface.
+ * Idle-aware resync throttle
+ *
+ * Resync, recovery, check and repair share the member disks with the
+ * foreground IO of the array.  Run flat out, a single sync thread keeps a
+ * whole resync window of large requests queued on every member, and a
+ * foreground read that lands behind them waits for all of them: a QD1
+ * reader sees its latency multiplied and its IOPS divided.  Run too
+ * gently, an idle array takes days to resync.  This policy gives the sync
+ * thread the whole array when nobody else wants it and a small, bounded
+ * share of it when somebody does, while always keeping sync_speed_min.
+ *
+ * The policy is a pure function.  Before each sync request the core hands
+ * rt_decide() a sample of counters it keeps on the md device itself and
+ * obeys the decision: wait for wait_ns (or until something happens), or
+ * issue while fewer than max_inflight sync requests are in flight.  No
+ * clock, lock or allocation lives here, so the whole policy runs as is in
+ * a user space simulation (tests/unit/rt_scenarios.c).
+ *
+ * Is the foreground busy?
+ *
+ * The core counts foreground IO where it is exact: bios submitted to the
+ * md device (in flight now, and completed in total).  Member disk
+ * counters also see sync IO and can only be compared with it racily; md
+ * device counters never see sync IO at all.  A sample shows activity if
+ * foreground IO is in flight or any completed since the previous sample,
+ * so no IO is missed however rarely we sample.  A QD1 reader has gaps
+ * with nothing in flight, and when the sync thread samples every few
+ * microseconds it would see many of them; therefore the array only
+ * counts as idle after idle_ms without any activity (the hold-off).  The
+ * hold-off is the only delay on the way back to full speed: when the
+ * sync thread waits while the foreground is busy, the wait never extends
+ * past the moment the hold-off would expire.
+ *
+ * The states (enum rt_mode), checked in this order:
+ *
+ *  FLOOR   - sync is behind sync_speed_min.  Issue regardless of the
+ *            foreground, up to io_depth in flight (no limit when idle).
+ *            As in-tree md, the floor wins over the ceiling.
+ *  CEILING - sync is ahead of sync_speed_max.  Wait until it is not.
+ *  IDLE    - no foreground for idle_ms.  No pauses, no depth limit: the
+ *            personality's resync window is the only bound, exactly like
+ *            in-tree md on an idle array.
+ *  PACED   - foreground busy.  At most io_depth sync requests in flight
+ *            (default 1, so a foreground IO queues behind at most one
+ *            sync request), and sync IO may be in flight only busy_pct
+ *            percent of the time: once a burst completes the thread waits
+ *            (100 - busy_pct) / busy_pct times as long as the burst took.
+ *            The burst's duration includes the time it spent queued
+ *            behind foreground IO, so the heavier the foreground, the
+ *            rarer the sync bursts: the share is of wall time, which
+ *            keeps a light foreground's latency near idle and a heavy
+ *            one's bandwidth near idle.
+ *
+ * Speeds are kept as buckets rather than as averages since a mark:
+ *
+ *  - the floor balance grows at speed_min and shrinks with every
+ *    completed sync sector; positive means behind.  It is clamped to
+ *    +-RT_FLOOR_SLACK_NS worth of speed_min, i.e. it is a sliding window
+ *    of that length: running ahead on an idle array buys at most that
+ *    much coasting once the foreground starts, and an outage the floor
+ *    could not prevent (a frozen array) is forgiven after that much.
+ *    Falling behind by one request is seen at once, so under steady load
+ *    the floor acts as a metronome issuing at exactly speed_min instead
+ *    of in bursts.
+ *  - the ceiling bucket fills at speed_max up to RT_CEIL_BURST_NS worth
+ *    and is charged for every sector issued (sync_inflight_sectors) or,
+ *    if the core does not count those, completed.  Negative means ahead:
+ *    wait deficit / speed_max, precise to the ns instead of in-tree's
+ *    fixed half second.
+ *  - the pacing bucket is in ns of sync-busy time: it refills at busy_pct
+ *    percent of wall time, is charged for every interval between samples
+ *    during which sync IO was in flight, never holds credit (so sync
+ *    never bursts above its share) and owes at most RT_PACE_WAIT_MAX_NS
+ *    of waiting.  It restarts from zero on every idle -> busy transition.
+ *
+ * Sector buckets are in 1e-9 sectors so that a speed in sectors/s is also
+ * the fill rate per ns: no division is needed to fill them and none loses
+ * precision however often the core samples.  Speeds are limited to INT_MAX
+ * KiB/s and the time between samples that counts to RT_DT_MAX_NS, which
+ * keeps every bucket well inside s64.
+ *
+ * Reaction times: foreground starting is seen by the very next sample
+ * (the core samples before every issue) and from then on at most io_depth
+ * requests are in flight; the requests already queued drain within one
+ * resync window's service time (~20 ms for 32 x 64 KiB at 100 MB/s).
+ * Foreground stopping: full speed idle_ms (50 ms by default) after the
+ * last foreground IO, with no ramp.  Floor and ceiling react to a single
+ * request's worth of error.
+ *
+ * Every knob is passed in on every call, so a sysfs write takes effect at
+ * the next sample; out-of-range values are clamped here, and
+ * rt_knob_check() lets sysfs refuse them with -EINVAL.
  */
 #include "resync_throttle.h"
 
-#define RT_WINDOW_NS	(3ULL * 1000 * 1000 * 1000)
-#define RT_PAUSE_NS	(10ULL * 1000 * 1000)
+#define RT_NSEC_PER_SEC		1000000000ULL
+#define RT_NSEC_PER_MSEC	1000000ULL
+
+/* Time between two samples that is accounted at most. */
+#define RT_DT_MAX_NS		(500ULL * RT_NSEC_PER_MSEC)
+/* Floor window: credit and arrears kept, in time at speed_min. */
+#define RT_FLOOR_SLACK_NS	(250ULL * RT_NSEC_PER_MSEC)
+/* Ceiling: burst allowed after a pause, and overshoot remembered. */
+#define RT_CEIL_BURST_NS	(50ULL * RT_NSEC_PER_MSEC)
+#define RT_CEIL_DEBT_NS		(250ULL * RT_NSEC_PER_MSEC)
+/* Pacing: the longest wait one burst can cause. */
+#define RT_PACE_WAIT_MAX_NS	(500ULL * RT_NSEC_PER_MSEC)
+/* Sectors accounted per sample at most (1 TiB), keeps buckets in s64. */
+#define RT_SECTORS_MAX		0x80000000ULL
+/* Speed report: two slots of this length form the sliding window. */
+#define RT_SPEED_SLOT_NS	(500ULL * RT_NSEC_PER_MSEC)
+
+void rt_knobs_default(struct rt_knobs *k)
+{
+	k->speed_min_kbs = RT_DEFAULT_SPEED_MIN;
+	k->speed_max_kbs = RT_DEFAULT_SPEED_MAX;
+	k->io_depth = RT_DEFAULT_IO_DEPTH;
+	k->busy_pct = RT_DEFAULT_BUSY_PCT;
+	k->idle_ms = RT_DEFAULT_IDLE_MS;
+}
+
+/*
+ * Range check for one knob, for sysfs stores: 0 if @val is valid for
+ * @knob, -EINVAL if not.  speed_min > speed_max is valid (the floor wins)
+ * because the two are written one at a time.
+ */
+int rt_knob_check(enum rt_knob knob, u64 val)
+{
+	u64 lo, hi;
+
+	switch (knob) {
+	case RT_KNOB_SPEED_MIN:
+		lo = RT_SPEED_MIN_LO;
+		hi = RT_SPEED_MIN_HI;
+		break;
+	case RT_KNOB_SPEED_MAX:
+		lo = RT_SPEED_MAX_LO;
+		hi = RT_SPEED_MAX_HI;
+		break;
+	case RT_KNOB_IO_DEPTH:
+		lo = RT_IO_DEPTH_LO;
+		hi = RT_IO_DEPTH_HI;
+		break;
+	case RT_KNOB_BUSY_PCT:
+		lo = RT_BUSY_PCT_LO;
+		hi = RT_BUSY_PCT_HI;
+		break;
+	case RT_KNOB_IDLE_MS:
+		lo = RT_IDLE_MS_LO;
+		hi = RT_IDLE_MS_HI;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return val < lo || val > hi ? -EINVAL : 0;
+}
+
+static u32 rt_clamp_u32(u32 v, u32 lo, u32 hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static s64 rt_clamp_s64(s64 v, s64 lo, s64 hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static u64 rt_min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+/* Knobs as used: every value forced into its valid range. */
+struct rt_eff {
+	u64 min_rate;		/* speed_min in sectors/s == 1e-9 sectors/ns */
+	u64 max_rate;		/* speed_max likewise, >= 2 */
+	u32 depth;
+	u32 pct;
+	u64 idle_ns;
+};
+
+static void rt_effective(const struct rt_knobs *k, struct rt_eff *e)
+{
+	e->min_rate = 2ULL * rt_clamp_u32(k->speed_min_kbs, RT_SPEED_MIN_LO,
+					  RT_SPEED_MIN_HI);
+	e->max_rate = 2ULL * rt_clamp_u32(k->speed_max_kbs, RT_SPEED_MAX_LO,
+					  RT_SPEED_MAX_HI);
+	e->depth = rt_clamp_u32(k->io_depth, RT_IO_DEPTH_LO, RT_IO_DEPTH_HI);
+	e->pct = rt_clamp_u32(k->busy_pct, RT_BUSY_PCT_LO, RT_BUSY_PCT_HI);
+	e->idle_ns = (u64)rt_clamp_u32(k->idle_ms, RT_IDLE_MS_LO,
+				       RT_IDLE_MS_HI) * RT_NSEC_PER_MSEC;
+}
 
 void rt_init(struct resync_throttle *rt, const struct rt_sample *s)
 {
-	rt->mark_ns = s->now_ns;
-	rt->mark_sectors = s->sync_done_sectors;
-	rt->last_fg_completed = s->fg_completed;
-	rt->last.max_inflight = 0;
-	rt->last.wait_ns = 0;
-	rt->last.fg_active = false;
-	rt->stats.throttled_ns = 0;
-	rt->stats.fg_active_samples = 0;
-	rt->stats.samples = 0;
+	*rt = (struct resync_throttle) {
+		.mark_ns = s->now_ns,
+		.mark_sectors = s->sync_done_sectors,
+		.prev_mark_ns = s->now_ns,
+		.prev_mark_sectors = s->sync_done_sectors,
+		.last_fg_completed = s->fg_completed,
+		.last_ns = s->now_ns,
+		.last_done = s->sync_done_sectors,
+		.last_started = s->sync_done_sectors + s->sync_inflight_sectors,
+		.last_inflight = s->sync_inflight,
+		.fg_seen_ns = s->now_ns,
+		.busy = s->fg_inflight != 0,
+		/* a full ceiling bucket is set on the first rt_decide() */
+		.ceil_nsec = S64_MAX,
+	};
 }
 
-/* KiB/s since the window mark; 0 until a millisecond has passed. */
-static u64 rt_speed_kbs(const struct resync_throttle *rt,
-			const struct rt_sample *s)
+/* Sliding speed report over the current and the previous slot. */
+static void rt_update_speed(struct resync_throttle *rt,
+			    const struct rt_sample *s)
 {
-	u64 dt = s->now_ns - rt->mark_ns;
-	u64 kib = (s->sync_done_sectors - rt->mark_sectors) / 2;
+	u64 dt, sectors;
 
-	if (dt < 1000000)
+	if (s->now_ns - rt->mark_ns >= RT_SPEED_SLOT_NS) {
+		rt->prev_mark_ns = rt->mark_ns;
+		rt->prev_mark_sectors = rt->mark_sectors;
+		rt->mark_ns = s->now_ns;
+		rt->mark_sectors = s->sync_done_sectors;
+	}
+	dt = s->now_ns - rt->prev_mark_ns;
+	if (dt < RT_NSEC_PER_MSEC || s->sync_done_sectors < rt->prev_mark_sectors)
+		return;
+	/* window <= 1 s + RT_DT_MAX_NS, so sectors * 1e9 fits when capped */
+	sectors = rt_min_u64(s->sync_done_sectors - rt->prev_mark_sectors,
+			     RT_SECTORS_MAX);
+	rt->stats.speed_kbs = (u32)rt_min_u64(div64_u64(sectors * RT_NSEC_PER_SEC,
+							dt) / 2, U32_MAX);
+}
+
+/*
+ * Fold the interval since the previous sample into the buckets and the
+ * counters, and decide whether the foreground is busy now.
+ */
+static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
+		       const struct rt_sample *s, struct rt_decision *d)
+{
+	u64 real_dt = s->now_ns > rt->last_ns ? s->now_ns - rt->last_ns : 0;
+	s64 dt = (s64)rt_min_u64(real_dt, RT_DT_MAX_NS);
+	u64 started = s->sync_done_sectors + s->sync_inflight_sectors;
+	u64 fg_done = s->fg_completed - rt->last_fg_completed;
+	s64 done = 0, issued = 0, slack, lo, hi;
+	bool busy;
+
+	if (s->sync_done_sectors > rt->last_done)
+		done = (s64)rt_min_u64(s->sync_done_sectors - rt->last_done,
+				       RT_SECTORS_MAX);
+	/* a racy snapshot may make started dip; only count new highs */
+	if (s->sync_inflight_sectors && started > rt->last_started) {
+		issued = (s64)rt_min_u64(started - rt->last_started,
+					 RT_SECTORS_MAX);
+		rt->last_started = started;
+	} else if (!s->sync_inflight_sectors) {
+		issued = done;
+		rt->last_started = started;
+	}
+
+	/* counters, charged to what was decided at the previous sample */
+	rt->stats.samples++;
+	rt->stats.fg_ios += fg_done;
+	rt->stats.mode_ns[rt->last.mode < RT_MODE_NR ? rt->last.mode : 0] +=
+		real_dt;
+	if (rt->last.wait_ns)
+		rt->stats.throttled_ns += rt_min_u64(real_dt, rt->last.wait_ns);
+	if (rt->busy)
+		rt->stats.fg_busy_ns += real_dt;
+
+	/* foreground: activity now, or within the hold-off */
+	d->fg_active = s->fg_inflight || fg_done;
+	if (d->fg_active) {
+		rt->stats.fg_active_samples++;
+		rt->fg_seen_ns = s->now_ns;
+	}
+	busy = d->fg_active ||
+	       (rt->busy && s->now_ns - rt->fg_seen_ns < e->idle_ns);
+	if (busy && !rt->busy) {
+		rt->stats.busy_periods++;
+		rt->pace_ns = 0;
+		rt->burst = false;
+	}
+	rt->busy = busy;
+	d->fg_busy = busy;
+
+	/* floor balance: owed at speed_min, paid by completed sectors */
+	slack = (s64)(e->min_rate * RT_FLOOR_SLACK_NS);
+	rt->floor_nsec += (s64)e->min_rate * dt - done * (s64)RT_NSEC_PER_SEC;
+	rt->floor_nsec = rt_clamp_s64(rt->floor_nsec, -slack, slack);
+
+	/* ceiling bucket: filled at speed_max, charged for sectors issued */
+	lo = -(s64)(e->max_rate * RT_CEIL_DEBT_NS);
+	hi = (s64)(e->max_rate * RT_CEIL_BURST_NS);
+	rt->ceil_nsec = rt_clamp_s64(rt->ceil_nsec, lo, hi);
+	rt->ceil_nsec += (s64)e->max_rate * dt - issued * (s64)RT_NSEC_PER_SEC;
+	rt->ceil_nsec = rt_clamp_s64(rt->ceil_nsec, lo, hi);
+
+	/*
+	 * Pacing bucket: refill busy_pct of the interval, charge all of it
+	 * if sync IO was in flight during it (in flight at either end, or
+	 * something completed in between).
+	 */
+	if (busy) {
+		rt->pace_ns += (s64)div_u64((u64)dt * e->pct, 100);
+		if (rt->last_inflight || s->sync_inflight || done)
+			rt->pace_ns -= dt;
+		lo = -(s64)div_u64(RT_PACE_WAIT_MAX_NS * e->pct, 100);
+		rt->pace_ns = rt_clamp_s64(rt->pace_ns, lo, 0);
+	}
+
+	rt->last_ns = s->now_ns;
+	rt->last_done = s->sync_done_sectors;
+	rt->last_fg_completed = s->fg_completed;
+	rt->last_inflight = s->sync_inflight;
+	rt_update_speed(rt, s);
+}
+
+/* ns until a bucket of @deficit 1e-9 sectors refills at @rate sectors/s */
+static u64 rt_refill_ns(s64 deficit, u64 rate)
+{
+	if (deficit <= 0)
 		return 0;
-	return div64_u64(kib * 1000000000ULL, dt);
+	return div64_u64((u64)deficit + rate - 1, rate);
 }
 
 void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	       const struct rt_sample *s, struct rt_decision *d)
 {
-	u64 speed = rt_speed_kbs(rt, s);
+	struct rt_eff e;
+	u64 wait = 0;
+	u32 depth;
 
-	d->fg_active = s->fg_inflight || s->fg_completed != rt->last_fg_completed;
-	d->max_inflight = k->io_depth ? k->io_depth : 1;
-	d->wait_ns = 0;
+	rt_effective(k, &e);
+	rt_account(rt, &e, s, d);
+	depth = d->fg_busy ? e.depth : RT_DEPTH_UNLIMITED;
+	d->max_inflight = depth;
 
-	if (speed > k->speed_max_kbs)
-		d->wait_ns = RT_PAUSE_NS;
-	else if (d->fg_active && speed > k->speed_min_kbs)
-		d->wait_ns = RT_PAUSE_NS;
-
-	rt->last_fg_completed = s->fg_completed;
-	if (s->now_ns - rt->mark_ns > RT_WINDOW_NS) {
-		rt->mark_ns = s->now_ns;
-		rt->mark_sectors = s->sync_done_sectors;
+	if (e.min_rate && rt->floor_nsec > 0) {
+		d->mode = d->fg_busy ? RT_MODE_FLOOR : RT_MODE_IDLE;
+		rt->burst = false;
+	} else if (rt->ceil_nsec < 0) {
+		d->mode = RT_MODE_CEILING;
+		wait = rt_refill_ns(-rt->ceil_nsec, e.max_rate);
+		rt->burst = false;
+	} else if (!d->fg_busy) {
+		d->mode = RT_MODE_IDLE;
+	} else {
+		d->mode = RT_MODE_PACED;
+		/* a burst stays open until full or its first completion */
+		if (rt->burst && (s->sync_inflight >= depth ||
+				  s->sync_done_sectors != rt->burst_done))
+			rt->burst = false;
+		if (rt->burst) {
+			/* keep filling it */
+		} else if (s->sync_inflight) {
+			/* no new request until this burst completes */
+			d->max_inflight = s->sync_inflight;
+		} else if (rt->pace_ns < 0) {
+			wait = div64_u64((u64)-rt->pace_ns * 100, e.pct);
+		} else {
+			rt->burst = true;
+			rt->burst_done = s->sync_done_sectors;
+		}
 	}
-	rt->stats.samples++;
-	if (d->fg_active)
-		rt->stats.fg_active_samples++;
-	rt->stats.throttled_ns += d->wait_ns;
+
+	if (wait) {
+		/* wake when the floor falls due or the hold-off ends */
+		if (e.min_rate)
+			wait = rt_min_u64(wait,
+					  rt_refill_ns(-rt->floor_nsec,
+						       e.min_rate) + 1);
+		if (d->fg_busy)
+			wait = rt_min_u64(wait, rt->fg_seen_ns + e.idle_ns -
+					  s->now_ns);
+		wait = rt_min_u64(wait ? wait : 1, RT_WAIT_MAX_NS);
+	}
+	d->wait_ns = wait;
+	rt->stats.mode = d->mode;
 	rt->last = *d;
 }
