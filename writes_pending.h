@@ -3,16 +3,21 @@
  * writes_pending: counter of in-flight array writes with an exact,
  * non-blocking zero test used to mark the array clean.
  *
- * Contract with the md core:
+ * Contract with the md core (Documentation/writes_pending.rst has the
+ * full protocol):
  *  - wp_start() before a write may touch a member.  It returns false when
  *    the counter is closed (array marked clean); the caller then marks the
  *    array dirty, waits until that superblock is durable, calls wp_open()
- *    and retries.  wp_start() never sleeps.
+ *    and retries.  wp_start() never sleeps; it may spin for a short,
+ *    bounded time while a wp_try_close() is in progress.
  *  - wp_end() when that write completed (any CPU, any context).  Returns
  *    true when the caller should (re)arm the safe-mode timer.
  *  - wp_try_close() is the clean check: it succeeds and closes the counter
  *    only if no write is in flight or past wp_start().  Never sleeps and
  *    never waits for an RCU grace period.
+ *  - wp_try_close() and wp_open() may be called concurrently with each
+ *    other (they serialise on an internal lock) but wp_open() must only
+ *    be used to reopen after the caller saw the counter closed.
  */
 #ifndef _MD_WRITES_PENDING_H
 #define _MD_WRITES_PENDING_H
@@ -28,9 +33,13 @@ struct wp_stats {
 };
 
 struct writes_pending {
-	wp_spinlock_t lock;	/* protects count, closed, stats */
-	long count;
-	bool closed;
+	/* Read by every wp_start(); written only by close/open. */
+	int gate ____cacheline_aligned_in_smp;
+	/* Per-CPU: starts minus ends done on that CPU (wraps freely). */
+	unsigned long __percpu *slots;
+
+	/* Slow path only: never touched by wp_start()/wp_end(). */
+	raw_spinlock_t lock ____cacheline_aligned_in_smp;
 	struct wp_stats stats;
 };
 
@@ -41,7 +50,11 @@ bool wp_end(struct writes_pending *wp);
 bool wp_try_close(struct writes_pending *wp);
 void wp_open(struct writes_pending *wp);
 bool wp_is_closed(struct writes_pending *wp);
-/* Exact number of writes in flight; slow, for sysfs/debug only. */
+/*
+ * Number of writes in flight; slow, for sysfs/debug only.  Exact while
+ * closed or quiescent, otherwise a snapshot that may be off by the
+ * writes starting or ending during the call (never negative).
+ */
 long wp_read(struct writes_pending *wp);
 void wp_get_stats(struct writes_pending *wp, struct wp_stats *out);
 

@@ -1,21 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Seam between writes_pending.c and its environment: the kernel here,
- * tests/unit/ user space (pthreads) when __KERNEL__ is not defined.
+ * Seam between writes_pending.c and its environment.  writes_pending.c
+ * is written against kernel interfaces only: per-CPU data, barriers,
+ * preemption, a raw spinlock, allocation and a clock.  In the kernel
+ * they come from the headers below; in user space (__KERNEL__ not
+ * defined) tests/unit/seam/wp_user.h supplies the same names on top of
+ * pthreads and GCC __atomic builtins.
  */
 #ifndef _MD_WRITES_PENDING_SEAM_H
 #define _MD_WRITES_PENDING_SEAM_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/processor.h>
 #include <linux/spinlock.h>
 #include <linux/ktime.h>
-
-typedef spinlock_t wp_spinlock_t;
-#define wp_lock_init(l)	spin_lock_init(l)
-#define wp_lock(l, f)	spin_lock_irqsave(l, f)
-#define wp_unlock(l, f)	spin_unlock_irqrestore(l, f)
-#define wp_now_ns()	ktime_get_ns()
+#include <linux/bug.h>
+#include <asm/barrier.h>
 #else
 #include "tests/unit/seam/wp_user.h"
 #endif

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deterministic tests of writes_pending: single-threaded sequences, plus
+ * actions injected between the steps of a wp_try_close() pass through
+ * the per-CPU slots (the seam's walk hook), which is where the summation
+ * races live.
+ */
+#include "writes_pending.c"
+
+static int failures;
+
+#define CHECK(cond) do {						\
+	if (!(cond)) {							\
+		printf("# %s:%d: check failed: %s\n",			\
+		       __FILE__, __LINE__, #cond);			\
+		failures++;						\
+	}								\
+} while (0)
+
+static unsigned long slot(struct writes_pending *wp, int cpu)
+{
+	return READ_ONCE(*per_cpu_ptr(wp->slots, cpu));
+}
+
+static void test_open_close(struct writes_pending *wp)
+{
+	struct wp_stats st;
+
+	CHECK(!wp_is_closed(wp));
+	CHECK(wp_read(wp) == 0);
+	CHECK(wp_start(wp));
+	CHECK(wp_read(wp) == 1);
+	CHECK(!wp_try_close(wp));	/* a write is in flight */
+	CHECK(!wp_is_closed(wp));
+	CHECK(wp_end(wp));
+	CHECK(wp_try_close(wp));
+	CHECK(wp_is_closed(wp));
+	CHECK(wp_try_close(wp));	/* closing a closed counter: true */
+	CHECK(!wp_start(wp));		/* closed: refused, no count left */
+	CHECK(wp_read(wp) == 0);
+	wp_open(wp);
+	wp_open(wp);			/* no-op when open */
+	CHECK(!wp_is_closed(wp));
+	CHECK(wp_start(wp));
+	CHECK(wp_end(wp));
+	wp_get_stats(wp, &st);
+	CHECK(st.closes == 1);
+	CHECK(st.close_fails == 1);
+	CHECK(st.opens == 1);
+	CHECK(st.check_ns_total >= st.check_ns_max);
+}
+
+/* Writes ending on other CPUs leave slots that only add up as a whole. */
+static void test_cross_cpu(struct writes_pending *wp)
+{
+	int i;
+
+	wp_user_set_cpu(0);
+	for (i = 0; i < 1000; i++)
+		CHECK(wp_start(wp));
+	wp_user_set_cpu(3);
+	for (i = 0; i < 999; i++)
+		wp_end(wp);
+	CHECK(slot(wp, 3) == (unsigned long)-999);
+	CHECK(wp_read(wp) == 1);
+	CHECK(!wp_try_close(wp));
+	wp_user_set_cpu(1);
+	wp_end(wp);
+	CHECK(wp_read(wp) == 0);
+	CHECK(wp_try_close(wp));
+	wp_open(wp);
+	wp_user_set_cpu(0);
+}
+
+/* --- races in the middle of the pass, driven from the walk hook --- */
+static struct writes_pending *hook_wp;
+static int hook_at, hook_end_cpu, hook_restore_cpu;
+static bool hook_start_result, hook_fired;
+static enum { HOOK_END, HOOK_START } hook_action;
+
+static void hook(int cpu)
+{
+	if (hook_fired || cpu != hook_at)
+		return;
+	hook_fired = true;
+	CHECK(READ_ONCE(hook_wp->gate) == WP_CLOSING);
+	hook_restore_cpu = wp_user_cpu;
+	wp_user_set_cpu(hook_end_cpu);
+	if (hook_action == HOOK_END)
+		wp_end(hook_wp);
+	else
+		hook_start_result = wp_start(hook_wp);
+	wp_user_set_cpu(hook_restore_cpu);
+}
+
+static bool close_with_hook(struct writes_pending *wp, int at, int cpu,
+			    int action)
+{
+	bool ok;
+
+	hook_wp = wp;
+	hook_at = at;
+	hook_end_cpu = cpu;
+	hook_action = action;
+	hook_fired = false;
+	wp_user_walk_hook = hook;
+	ok = wp_try_close(wp);
+	wp_user_walk_hook = NULL;
+	CHECK(hook_fired);
+	return ok;
+}
+
+/*
+ * Started on CPU 0, ends on CPU 2 after CPU 0 was read but before CPU 2
+ * is: +1 and -1 are both seen, the write really ended, zero is right.
+ */
+static void test_end_ahead_of_walk(struct writes_pending *wp)
+{
+	wp_user_set_cpu(0);
+	CHECK(wp_start(wp));
+	CHECK(close_with_hook(wp, 1, 2, HOOK_END));
+	CHECK(wp_is_closed(wp));
+	wp_open(wp);
+}
+
+/*
+ * Started on CPU 2, ends on CPU 0 after CPU 0 was read: the end is
+ * missed, the start is seen, so the close conservatively fails.
+ */
+static void test_end_behind_walk(struct writes_pending *wp)
+{
+	wp_user_set_cpu(2);
+	CHECK(wp_start(wp));
+	CHECK(!close_with_hook(wp, 1, 0, HOOK_END));
+	CHECK(!wp_is_closed(wp));
+	CHECK(wp_read(wp) == 0);
+	CHECK(wp_try_close(wp));
+	wp_open(wp);
+}
+
+/*
+ * A start during the pass sees CLOSING, spins (bounded: nobody can
+ * finish the pass here), is refused and leaves no count behind, on a
+ * CPU already read and on one not yet read.
+ */
+static void test_start_during_pass(struct writes_pending *wp)
+{
+	CHECK(close_with_hook(wp, 2, 3, HOOK_START));
+	CHECK(!hook_start_result);
+	CHECK(slot(wp, 3) == 0);
+	wp_open(wp);
+	CHECK(close_with_hook(wp, 2, 0, HOOK_START));
+	CHECK(!hook_start_result);
+	CHECK(wp_read(wp) == 0);
+	wp_open(wp);
+	/* With a write in flight the pass fails and reopens. */
+	wp_user_set_cpu(1);
+	CHECK(wp_start(wp));
+	CHECK(!close_with_hook(wp, 0, 2, HOOK_START));
+	CHECK(!hook_start_result);
+	CHECK(!wp_is_closed(wp));
+	CHECK(wp_start(wp));
+	wp_end(wp);
+	wp_end(wp);
+	wp_user_set_cpu(0);
+}
+
+struct wp_case {
+	const char *name;
+	void (*fn)(struct writes_pending *wp);
+};
+
+static const struct wp_case cases[] = {
+	{ "open_close", test_open_close },
+	{ "cross_cpu_slots", test_cross_cpu },
+	{ "end_ahead_of_walk", test_end_ahead_of_walk },
+	{ "end_behind_walk", test_end_behind_walk },
+	{ "start_during_pass", test_start_during_pass },
+};
+
+int main(void)
+{
+	unsigned int i, n = sizeof(cases) / sizeof(cases[0]);
+	int bad = 0;
+
+	printf("KTAP version 1\n1..%u\n", n);
+	for (i = 0; i < n; i++) {
+		struct writes_pending wp;
+
+		failures = 0;
+		if (wp_init(&wp)) {
+			printf("not ok %u %s # wp_init\n", i + 1, cases[i].name);
+			bad++;
+			continue;
+		}
+		cases[i].fn(&wp);
+		CHECK(wp_read(&wp) == 0);
+		wp_exit(&wp);
+		printf("%sok %u %s\n", failures ? "not " : "", i + 1,
+		       cases[i].name);
+		bad += !!failures;
+	}
+	return bad ? 1 : 0;
+}
