@@ -70,7 +70,7 @@ static inline void wp_user_set_cpu(int cpu)
  * to be visited (WP_NR_CPUS at the end): lets a test act in the middle
  * of a wp_try_close() pass.
  */
-static void (*wp_user_walk_hook)(int cpu);
+static __thread void (*wp_user_walk_hook)(int cpu);
 
 static inline int wp_user_walk(int cpu)
 {
