@@ -74,7 +74,13 @@ struct md_rdev {
 					 * changed under reconfig_mutex */
 	int saved_raid_disk;		/* slot before removal, for re-add */
 	unsigned long flags;		/* enum md_rdev_flag, atomic bitops */
-	sector_t recovery_offset;	/* rebuilt up to here (not In_sync) */
+	sector_t recovery_offset;	/* rebuilt up to here (not In_sync);
+					 * raid1: core advances it as
+					 * curr_resync_completed does and sets
+					 * it >= dev_sectors (MD_MAX_SECTOR)
+					 * when recovery completed, before
+					 * spare_active(); reads below it may
+					 * be served by the member */
 
 	atomic_t nr_pending;		/* IO in flight to this member */
 	atomic_t read_errors;		/* corrected read errors */
@@ -155,7 +161,10 @@ struct mddev {
 	/* sync; recovery bits are atomic bitops */
 	unsigned long recovery;
 	sector_t resync_offset;		/* resync needed from here;
-					 * MaxSector when clean */
+					 * MaxSector when clean; raid1 reads
+					 * from its first mirror above it and
+					 * sets it clean in run() when only
+					 * one mirror works */
 	sector_t curr_resync;		/* sync thread position */
 	sector_t curr_resync_completed;	/* checkpointed position */
 	atomic_t sync_active;		/* sync sectors in flight */
@@ -179,7 +188,12 @@ struct md_personality {
 	struct module *owner;
 	struct list_head list;		/* core's personality list */
 
-	/* Set up mddev->private from mddev->disks; may fail. */
+	/*
+	 * Set up mddev->private from mddev->disks; may fail.  Called with
+	 * reconfig_mutex held and mddev->gendisk already allocated: raid1
+	 * stacks member limits into it (disk_stack_limits).  Core: enable
+	 * blk_queue_write_cache(q, true, true) so flushes/FUA reach us.
+	 */
 	int (*run)(struct mddev *mddev);
 	void (*free)(struct mddev *mddev, void *priv);
 	/* Handle a bio on the array; the core already split nothing. */
@@ -190,9 +204,17 @@ struct md_personality {
 	void (*status)(struct seq_file *seq, struct mddev *mddev);
 	/* A member failed (from md_error); mark it, update degraded. */
 	void (*error_handler)(struct mddev *mddev, struct md_rdev *rdev);
-	/* Attach a spare to a free slot (sets rdev->raid_disk). */
+	/*
+	 * Attach a spare to a free slot (sets rdev->raid_disk).  This and
+	 * hot_remove_disk/spare_active run under reconfig_mutex.
+	 */
 	int (*hot_add_disk)(struct mddev *mddev, struct md_rdev *rdev);
-	/* Detach a faulty/spare member from its slot; -EBUSY if in use. */
+	/*
+	 * Detach a faulty/spare member from its slot; -EBUSY if in use.
+	 * Leaves rdev->raid_disk alone: core sets it to -1 on success.
+	 * raid1 sets MDR_NEEDED and wakes the md thread when a faulty
+	 * member's last IO finishes, so the core can retry.
+	 */
 	int (*hot_remove_disk)(struct mddev *mddev, struct md_rdev *rdev);
 	/* Recovery finished: mark rebuilt members In_sync; returns count. */
 	int (*spare_active)(struct mddev *mddev);
@@ -201,7 +223,8 @@ struct md_personality {
 	 * sectors covered; sets *skipped if nothing needed doing there (no
 	 * md_done_sync() then).  Otherwise md_done_sync() is called for
 	 * those sectors when the IO finishes.  Must exclude racing normal
-	 * writes to the region itself.
+	 * writes to the region itself.  Core: don't call it with
+	 * sector_nr >= max_sector (raid1 returns 0, skipped, then).
 	 */
 	sector_t (*sync_request)(struct mddev *mddev, sector_t sector_nr,
 				 sector_t max_sector, bool *skipped);
@@ -218,9 +241,18 @@ void md_unregister_personality(struct md_personality *p);
 
 /* Before a write reaches members (may sleep until the array is dirty). */
 void md_write_start(struct mddev *mddev, struct bio *bio);
+/* raid1 calls it from bio completion (any context, hardirq too). */
 void md_write_end(struct mddev *mddev);
 
+/*
+ * raid1 calls md_error() from its retry workqueue (process context) and
+ * waits for nothing else there, but quiesce(1) waits for that worker: so
+ * md_error() must not sleep on reconfig_mutex.  After pers->error_handler
+ * the member is RD_FAULTY, unless it was raid1's last working mirror
+ * (left In_sync, as in-tree): core should then fail the request (EBUSY).
+ */
 void md_error(struct mddev *mddev, struct md_rdev *rdev);
+/* raid1 calls these two from any context, hardirq included. */
 void md_done_sync(struct mddev *mddev, int sectors, bool ok);
 void md_wakeup_thread(struct mddev *mddev);
 

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private state of the RAID1 personality.
+ *
+ * Locking summary (details beside each field):
+ *   conf->lock      irq-safe spinlock: the bucket counters, ->frozen and
+ *                   the two retry lists.  Waiters sleep on conf->wait.
+ *   mddev->lock     a member's RD_IN_SYNC/RD_FAULTY transitions and
+ *                   mddev->degraded.
+ *   reconfig_mutex  stores to mirrors[].rdev (run, hot_add, hot_remove).
+ *   RCU             IO-path loads of mirrors[].rdev.
+ *   rdev->nr_pending  pins a member in its slot: hot_remove refuses a
+ *                   member with IO pending.
+ */
+#ifndef _MD_RAID1_H
+#define _MD_RAID1_H
+
+#include <linux/mempool.h>
+#include <linux/workqueue.h>
+#include "md.h"
+
+/* Barrier buckets: 64 MiB units of the array, hashed onto R1_NR_BUCKETS. */
+#define R1_BUCKET_SHIFT		17
+#define R1_BUCKET_SECTORS	BIT(R1_BUCKET_SHIFT)
+#define R1_NR_BUCKETS		1024
+
+/* One sync_request() call covers at most 64 KiB. */
+#define R1_SYNC_BYTES		(64 * 1024)
+#define R1_SYNC_SECTORS		(R1_SYNC_BYTES >> SECTOR_SHIFT)
+#define R1_SYNC_PAGES		(R1_SYNC_BYTES / PAGE_SIZE)
+/* Sync requests one bucket may have in flight. */
+#define R1_SYNC_DEPTH		32
+
+#define R1_POOL_MIN		16
+#define R1_SYNC_POOL_MIN	2
+
+struct r1mirror {
+	struct md_rdev __rcu *rdev;	/* see locking summary */
+	/* where the last read ended; a hint, READ_ONCE/WRITE_ONCE */
+	sector_t head;
+};
+
+struct r1conf {
+	struct mddev *mddev;
+	int raid_disks;			/* fixed for the life of conf */
+	struct r1mirror *mirrors;	/* raid_disks entries */
+
+	spinlock_t lock;		/* protects the fields down to retry */
+	wait_queue_head_t wait;		/* any change of the counters below */
+	int nr_pending[R1_NR_BUCKETS];	/* normal r1bios holding the bucket */
+	int nr_waiting[R1_NR_BUCKETS];	/* normal IO blocked on the barrier */
+	int nr_queued[R1_NR_BUCKETS];	/* of nr_pending: parked for retry */
+	int barrier[R1_NR_BUCKETS];	/* sync requests / fixups holding it */
+	int total_pending;		/* sum of nr_pending */
+	int sync_pending;		/* sync requests between raise and lower */
+	bool frozen;			/* quiesce(1): admit no new IO */
+	struct list_head retry;		/* struct r1bio.retry */
+	struct list_head sync_retry;	/* struct r1sync.retry */
+
+	struct workqueue_struct *wq;	/* ordered: one work item at a time */
+	struct work_struct work;
+
+	mempool_t r1bio_pool;
+	mempool_t sync_pool;
+	struct bio_set clone_bs;	/* member clones, front_pad r1clone */
+	struct bio_set split_bs;	/* bucket-boundary splits */
+};
+
+/* State of one mirror within an r1bio or r1sync. */
+enum r1_slot_state {
+	R1S_UNUSED,
+	R1S_ISSUED,
+	R1S_OK,
+	R1S_ERR,
+	R1S_NOTSUPP,		/* discard/write-zeroes not supported */
+};
+
+struct r1slot {
+	struct md_rdev *rdev;	/* pinned (nr_pending) while used */
+	u8 state;		/* enum r1_slot_state */
+};
+
+/* r1bio.flags */
+enum r1bio_flag {
+	R1B_WRITE,		/* write path, else read */
+	R1B_WSTARTED,		/* md_write_start() done: owe md_write_end() */
+	R1B_FLUSH,		/* empty flush: member errors fail nothing */
+	R1B_UPTODATE,		/* a write reached an In_sync mirror */
+	R1B_ERRORS,		/* a clone failed and needs md_error() */
+};
+
+/*
+ * One normal request (after splitting) on the array.  Holds a pending
+ * count on its bucket from wait_barrier() to r1_finish().
+ */
+struct r1bio {
+	struct r1conf *conf;
+	struct bio *master;
+	sector_t sector;		/* array sector */
+	unsigned int sectors;
+	unsigned int bucket;
+	unsigned long flags;		/* enum r1bio_flag, atomic bitops */
+	atomic_t remaining;		/* clones in flight + submitter bias */
+	int read_disk;
+	struct list_head retry;		/* conf->retry; conf->lock */
+	/* raid_disks; slot i written by clone i, read by the last one */
+	struct r1slot slots[];
+};
+
+/* A member clone; the bio_set front pad. */
+struct r1clone {
+	struct r1bio *r1;
+	int disk;
+	struct bio bio;			/* must be last */
+};
+
+/* What a mirror does in a sync request. */
+enum r1_sync_role {
+	R1R_NONE,
+	R1R_SOURCE,		/* In_sync: may be read */
+	R1R_TARGET,		/* written from the source */
+};
+
+struct r1sync_slot {
+	struct md_rdev *rdev;		/* pinned while role != R1R_NONE */
+	u8 role;			/* enum r1_sync_role */
+	u8 state;			/* enum r1_slot_state of the last IO */
+	bool rewrite;			/* write it in the write phase */
+	struct bio *bio;		/* bio_kmalloc(R1_SYNC_PAGES) */
+	struct page *pages[R1_SYNC_PAGES];
+};
+
+enum r1sync_mode {
+	R1M_RESYNC,
+	R1M_RECOVER,
+	R1M_CHECK,
+	R1M_REPAIR,
+};
+
+/* One sync_request() chunk; holds a barrier on its bucket. */
+struct r1sync {
+	struct r1conf *conf;
+	sector_t sector;
+	unsigned int sectors;
+	unsigned int bucket;
+	int mode;			/* enum r1sync_mode */
+	bool writing;			/* write phase issued */
+	int source;			/* slot whose pages hold good data */
+	atomic_t remaining;		/* bios in flight in this phase */
+	struct list_head retry;		/* conf->sync_retry; conf->lock */
+	struct r1sync_slot slots[];	/* raid_disks */
+};
+
+#endif
