@@ -74,13 +74,13 @@ struct md_rdev {
 					 * changed under reconfig_mutex */
 	int saved_raid_disk;		/* slot before removal, for re-add */
 	unsigned long flags;		/* enum md_rdev_flag, atomic bitops */
-	sector_t recovery_offset;	/* rebuilt up to here (not In_sync);
-					 * raid1: core advances it as
-					 * curr_resync_completed does and sets
-					 * it >= dev_sectors (MD_MAX_SECTOR)
-					 * when recovery completed, before
-					 * spare_active(); reads below it may
-					 * be served by the member */
+	/*
+	 * Rebuilt up to here (not In_sync).  raid1: the core advances it
+	 * as curr_resync_completed does and sets it >= dev_sectors
+	 * (MD_MAX_SECTOR) when recovery completed, before spare_active();
+	 * raid1 serves reads below it from the member.
+	 */
+	sector_t recovery_offset;
 
 	atomic_t nr_pending;		/* IO in flight to this member */
 	atomic_t read_errors;		/* corrected read errors */
@@ -160,11 +160,12 @@ struct mddev {
 
 	/* sync; recovery bits are atomic bitops */
 	unsigned long recovery;
-	sector_t resync_offset;		/* resync needed from here;
-					 * MaxSector when clean; raid1 reads
-					 * from its first mirror above it and
-					 * sets it clean in run() when only
-					 * one mirror works */
+	/*
+	 * Resync needed from here; MaxSector when clean.  raid1 reads from
+	 * its first mirror above it, and sets it clean in run() when only
+	 * one mirror works.
+	 */
+	sector_t resync_offset;
 	sector_t curr_resync;		/* sync thread position */
 	sector_t curr_resync_completed;	/* checkpointed position */
 	atomic_t sync_active;		/* sync sectors in flight */
