@@ -24,6 +24,8 @@ if [ ! -x "$CP/scripts/checkpatch.pl" ]; then
 fi
 
 cd "$SRC"
+# checkpatch caches camelcase findings in the cwd when it sees a git tree
+trap 'rm -f "$SRC"/.checkpatch-camelcase.git.*' EXIT
 shopt -s nullglob
 files=()
 for f in *.c *.h; do

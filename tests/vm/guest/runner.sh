@@ -81,6 +81,7 @@ else
 fi
 splat=$(kernel_check /tmp/dmesg.load)
 sed 's/^/# /' "$log"
+[ "$st" = fail ] && sed 's/^/# dmesg: /' /tmp/dmesg.load
 if [ -n "$splat" ]; then
 	echo "$splat" | sed 's/^/# kernel: /'
 	st=fail; why="kernel log: $(echo "$splat" | head -n1)"
