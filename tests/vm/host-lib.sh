@@ -46,7 +46,7 @@ GUEST_MODULES="md-mod raid0 raid1 raid10 raid456 linear brd null_blk configfs
 	dm-mod dm-flakey raid6_pq xor async_tx async_memcpy async_xor async_pq
 	async_raid6_recov libcrc32c virtio_pci virtio_blk"
 
-GUEST_BINS="/bin/busybox /sbin/mdadm /usr/bin/fio"
+GUEST_BINS="/bin/busybox /sbin/mdadm /usr/bin/fio /sbin/dmsetup"
 
 _copy_with_libs() { # $1=binary $2=staging root
 	local bin=$1 root=$2 lib
@@ -66,7 +66,7 @@ build_base() {
 		cat "${BASH_SOURCE[0]}"
 		# shellcheck disable=SC2086
 		ls -lL $GUEST_BINS
-		dpkg-query -W busybox-static mdadm fio 2>/dev/null
+		dpkg-query -W busybox-static mdadm fio dmsetup 2>/dev/null
 	} | sha1sum | cut -c1-12)
 	BASE=$CACHE/initramfs/base-$key.cpio.gz
 	[ -e "$BASE" ] && return 0
@@ -80,6 +80,7 @@ build_base() {
 	done
 	_copy_with_libs /sbin/mdadm "$root"
 	_copy_with_libs /usr/bin/fio "$root"
+	_copy_with_libs /sbin/dmsetup "$root"
 	echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 	echo "root:x:0:" > "$root/etc/group"
 	: > "$root/etc/mdadm.conf"
@@ -108,6 +109,23 @@ build_base() {
 	find "$CACHE/initramfs" -name 'base-*.cpio.gz' ! -path "$BASE" -delete
 }
 
+# build_tools DIR: compile tests/vm/tools/*.c statically (cached in
+# .cache/tools/, rebuilt when the source is newer) and install them in DIR.
+build_tools() {
+	local dst=$1 c bin
+	mkdir -p "$dst" "$CACHE/tools"
+	for c in "$VMDIR"/tools/*.c; do
+		[ -e "$c" ] || continue
+		bin=$CACHE/tools/$(basename "$c" .c)
+		if [ ! -e "$bin" ] || [ "$c" -nt "$bin" ]; then
+			"${CC:-gcc}" -static -O2 -Wall -Wextra -o "$bin.tmp" "$c" ||
+				die "building $c failed"
+			mv "$bin.tmp" "$bin"
+		fi
+		install -m 0755 "$bin" "$dst/"
+	done
+}
+
 # build_initrd OUT_INITRD  (reads GUEST_CONF: lines of shell assignments)
 build_initrd() {
 	local out=$1 ov
@@ -118,6 +136,9 @@ build_initrd() {
 	install -m 0755 "$VMDIR"/guest/*.sh "$VMDIR/guest/modprobe-guard" "$ov/harness/"
 	install -m 0644 "$VMDIR/lib.sh" "$ov/harness/lib.sh"
 	cp "$VMDIR"/tests/*.sh "$ov/harness/tests/" 2>/dev/null || true
+	# subdirectories (e.g. tests/crash) are not run by the glob, only by name
+	find "$VMDIR/tests" -mindepth 1 -maxdepth 1 -type d -exec cp -r {} "$ov/harness/tests/" \;
+	build_tools "$ov/harness/tools"
 	cp "$SRC"/bench/*.fio "$ov/harness/bench/" 2>/dev/null || true
 	cp "$SRC"/md-mod.ko "$SRC"/raid1.ko "$SRC"/raid456.ko "$ov/harness/fork/"
 	printf '%s\n' "$GUEST_CONF" > "$ov/harness/config"
@@ -126,12 +147,16 @@ build_initrd() {
 	rm -rf "$ov" "$out.overlay"
 }
 
-# boot_vm INITRD LOGFILE TIMEOUT_S [OUT_DISK_IMAGE]
+# boot_vm INITRD LOGFILE TIMEOUT_S [DISK_IMAGE...]
+# Each DISK_IMAGE becomes a virtio disk (/dev/vda, /dev/vdb, ... in order).
 # Streams the serial console to stdout and LOGFILE.  Returns qemu's status
 # (124 when the host-side timeout fired).
 boot_vm() {
-	local initrd=$1 log=$2 tmo=$3 disk=${4:-} extra=() rc
-	[ -n "$disk" ] && extra=(-drive "file=$disk,if=virtio,format=raw,cache=unsafe")
+	local initrd=$1 log=$2 tmo=$3 extra=() rc disk
+	shift 3
+	for disk in "$@"; do
+		[ -n "$disk" ] && extra+=(-drive "file=$disk,if=virtio,format=raw,cache=unsafe")
+	done
 	local accel=tcg
 	[ -w /dev/kvm ] && [ "${VM_KVM:-1}" = 1 ] && accel=kvm
 	set +e

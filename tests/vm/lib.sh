@@ -214,3 +214,39 @@ fio_verify_only() {
 	_dev=$1; _size=$2; shift 2
 	(cd /tmp && fio --name=verify --filename="$_dev" --size="$_size" $FIO_VERIFY_ARGS --verify_only "$@")
 }
+
+# ---- mdadm output, resync speed, sysfs errors -------------------------------
+
+# md_field KEY: from `mdadm --detail`/`--examine` text on stdin, print the
+# value of the first "KEY : value" line (e.g. md_field "Data Offset").
+md_field() { sed -n "s/^ *$1 : *\(.*[^ ]\) *$/\1/p" | head -n1; }
+
+# mdstat_array MD: the /proc/mdstat lines of one array (md0).
+mdstat_array() { awk -v md="$1" '$1 == md { p = 1 } p && /^ *$/ { exit } p' /proc/mdstat; }
+
+# md_speed_limit MIN MAX: system-wide resync speed limits in KiB/s;
+# md_speed_limit (no arguments) restores the kernel defaults.
+md_speed_limit() {
+	echo "${1:-1000}" > /proc/sys/dev/raid/speed_limit_min &&
+	echo "${2:-200000}" > /proc/sys/dev/raid/speed_limit_max
+}
+
+# sysfs_expect_errno ERRNO FILE VALUE: writing VALUE to FILE must fail with
+# ERRNO (a number; 0 for success) and, on failure, leave FILE's content as
+# it was.  Uses /harness/tools/sysfs_write to see the errno.
+sysfs_expect_errno() {
+	_want=$1 _f=$2 _v=$3
+	_before=$(cat "$_f" 2>&1)
+	/harness/tools/sysfs_write "$_f" "$_v"
+	_got=$?
+	_after=$(cat "$_f" 2>&1)
+	if [ "$_got" != "$_want" ]; then
+		echo "write '$_v' to $_f: exit $_got, want $_want"
+		return 1
+	fi
+	if [ "$_want" != 0 ] && [ "$_before" != "$_after" ]; then
+		echo "$_f changed from '$_before' to '$_after'"
+		return 1
+	fi
+	return 0
+}
