@@ -1,20 +1,1419 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RAID1 personality skeleton: loads and unloads; the real personality replaces it.
+ * RAID1 personality: every member ("mirror") holds a full copy.
+ *
+ * Writes are cloned to every non-faulty mirror, including one still being
+ * recovered: recovery copies each region only once, so a write it has
+ * already passed must land on the new member too.  The array bio completes
+ * when the last clone does.  It succeeds if at least one In_sync mirror
+ * took the write; mirrors whose clone failed are handed to md_error() from
+ * the retry worker first, so a failed mirror is marked faulty before the
+ * write is acknowledged.  Reads go to one mirror, chosen by distance from
+ * where that mirror's last read ended and by its queue depth.  A failed
+ * read is parked for the worker, which rewrites the bad range on the
+ * failing mirror from another one, reads it back, and reissues the read
+ * elsewhere.
+ *
+ * The hard part is keeping the mirrors identical while resync or recovery
+ * copies data from one to the others: a normal write racing with the copy
+ * of the same region could reach the source before the copy reads it and
+ * the target after the copy wrote it, leaving the target stale forever.
+ * The barrier prevents that.  The array is cut into 64 MiB buckets (hashed
+ * onto R1_NR_BUCKETS counters).  Normal IO enters a bucket with
+ * wait_barrier(), which blocks while the bucket's barrier count is raised,
+ * then counts itself in nr_pending until it completes.  A sync request
+ * first raises the barrier of its bucket, which stops new normal IO there,
+ * then waits for nr_pending to drain; only then does it read and write.
+ * So within one bucket, normal IO and sync IO never overlap in time, and
+ * any write that started before the copy has finished on every mirror
+ * that it will ever reach.  A sync request never straddles a bucket and a
+ * normal bio crossing a bucket boundary is split there.
+ *
+ * Fairness: a sync request does not raise a barrier while normal IO is
+ * waiting on that bucket, so a busy array still makes foreground progress;
+ * the sync side is paced by the core's throttle anyway.
+ *
+ * Read-error fixups use the same counters: the worker raises the barrier
+ * on the bucket and waits until the only pending IO there is IO parked for
+ * the worker itself (nr_pending == nr_queued); parked requests do no IO,
+ * so the rewrite cannot race with a normal write to the same sectors.
+ *
+ * quiesce(1) sets ->frozen, which blocks new normal and sync IO in every
+ * bucket, and waits for all of it to drain.  The worker never waits on
+ * ->frozen, so parked requests always finish and quiesce cannot hang on
+ * them.
+ *
+ * Deferred work (read retries, md_error() after failed writes, the sync
+ * state machine after each phase) runs on a per-array ordered workqueue
+ * rather than the md thread, so none of it depends on the core's
+ * housekeeping making progress.  pers->daemon only kicks that work.
  */
 #include <linux/module.h>
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/mempool.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+#include <linux/seq_file.h>
+#include "md.h"
+#include "raid1.h"
+
+static unsigned int r1_bucket(sector_t sector)
+{
+	return (sector >> R1_BUCKET_SHIFT) & (R1_NR_BUCKETS - 1);
+}
+
+/* Sectors from @sector to the end of its 64 MiB unit. */
+static sector_t r1_to_bucket_end(sector_t sector)
+{
+	return R1_BUCKET_SECTORS - (sector & (R1_BUCKET_SECTORS - 1));
+}
+
+/* Drop an IO pin; a failed member losing its last one may now go. */
+static void r1_unpin(struct md_rdev *rdev)
+{
+	struct mddev *mddev = rdev->mddev;
+
+	if (atomic_dec_and_test(&rdev->nr_pending) &&
+	    test_bit(RD_FAULTY, &rdev->flags) && mddev) {
+		set_bit(MDR_NEEDED, &mddev->recovery);
+		md_wakeup_thread(mddev);
+	}
+}
+
+/* Usable for IO of any kind: present and not failed. */
+static bool r1_rdev_alive(struct md_rdev *rdev)
+{
+	return rdev && !test_bit(RD_FAULTY, &rdev->flags);
+}
+
+/* Holds valid data over [sector, sector + sectors). */
+static bool r1_rdev_readable(struct md_rdev *rdev, sector_t sector,
+			     unsigned int sectors)
+{
+	if (!r1_rdev_alive(rdev))
+		return false;
+	if (test_bit(RD_IN_SYNC, &rdev->flags))
+		return true;
+	return READ_ONCE(rdev->recovery_offset) >= sector + sectors;
+}
+
+static bool r1_rdev_working(struct md_rdev *rdev)
+{
+	return r1_rdev_alive(rdev) && test_bit(RD_IN_SYNC, &rdev->flags);
+}
+
+/* Number of In_sync, non-faulty mirrors. */
+static int r1_working(struct r1conf *conf)
+{
+	int i, n = 0;
+
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r1_rdev_working(rcu_dereference(conf->mirrors[i].rdev)))
+			n++;
+	rcu_read_unlock();
+	return n;
+}
+
+static void r1_update_degraded(struct mddev *mddev)
+{
+	struct r1conf *conf = mddev->private;
+
+	lockdep_assert_held(&mddev->lock);
+	mddev->degraded = conf->raid_disks - r1_working(conf);
+}
+
+/* ---- the barrier ---------------------------------------------------- */
+
+/* Normal IO enters @idx; may sleep. */
+static void wait_barrier(struct r1conf *conf, unsigned int idx)
+{
+	spin_lock_irq(&conf->lock);
+	if (conf->frozen || conf->barrier[idx]) {
+		conf->nr_waiting[idx]++;
+		wait_event_lock_irq(conf->wait,
+				    !conf->frozen && !conf->barrier[idx],
+				    conf->lock);
+		conf->nr_waiting[idx]--;
+		/* raise_barrier() may wait for nr_waiting to reach zero */
+		wake_up(&conf->wait);
+	}
+	conf->nr_pending[idx]++;
+	conf->total_pending++;
+	spin_unlock_irq(&conf->lock);
+}
+
+/* Normal IO leaves @idx; any context.  Do not touch conf afterwards. */
+static void allow_barrier(struct r1conf *conf, unsigned int idx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->lock, flags);
+	conf->nr_pending[idx]--;
+	conf->total_pending--;
+	wake_up(&conf->wait);
+	spin_unlock_irqrestore(&conf->lock, flags);
+}
+
+/* A sync request takes @idx exclusively from normal IO; may sleep. */
+static void raise_barrier(struct r1conf *conf, unsigned int idx)
+{
+	spin_lock_irq(&conf->lock);
+	wait_event_lock_irq(conf->wait,
+			    !conf->frozen && !conf->nr_waiting[idx] &&
+			    conf->barrier[idx] < R1_SYNC_DEPTH,
+			    conf->lock);
+	conf->barrier[idx]++;
+	conf->sync_pending++;
+	wait_event_lock_irq(conf->wait, !conf->nr_pending[idx], conf->lock);
+	spin_unlock_irq(&conf->lock);
+}
+
+static void lower_barrier(struct r1conf *conf, unsigned int idx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->lock, flags);
+	conf->barrier[idx]--;
+	conf->sync_pending--;
+	wake_up(&conf->wait);
+	spin_unlock_irqrestore(&conf->lock, flags);
+}
+
+/*
+ * The worker takes @idx for a read-error fixup: blocks new normal IO and
+ * waits until all IO still pending there is parked for the worker.
+ */
+static void freeze_bucket(struct r1conf *conf, unsigned int idx)
+{
+	spin_lock_irq(&conf->lock);
+	conf->barrier[idx]++;
+	wait_event_lock_irq(conf->wait,
+			    conf->nr_pending[idx] == conf->nr_queued[idx],
+			    conf->lock);
+	spin_unlock_irq(&conf->lock);
+}
+
+static void thaw_bucket(struct r1conf *conf, unsigned int idx)
+{
+	spin_lock_irq(&conf->lock);
+	conf->barrier[idx]--;
+	wake_up(&conf->wait);
+	spin_unlock_irq(&conf->lock);
+}
+
+/* ---- normal IO ------------------------------------------------------ */
+
+static void r1_kick(struct r1conf *conf)
+{
+	queue_work(conf->wq, &conf->work);
+}
+
+/* Park @r1 for the worker; any context. */
+static void r1_queue_retry(struct r1bio *r1)
+{
+	struct r1conf *conf = r1->conf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->lock, flags);
+	list_add_tail(&r1->retry, &conf->retry);
+	conf->nr_queued[r1->bucket]++;
+	/* freeze_bucket() waits for nr_pending == nr_queued */
+	wake_up(&conf->wait);
+	spin_unlock_irqrestore(&conf->lock, flags);
+	r1_kick(conf);
+}
+
+/* The worker is done with a parked @r1 (it finishes or is reissued). */
+static void r1_unqueue(struct r1bio *r1)
+{
+	struct r1conf *conf = r1->conf;
+
+	spin_lock_irq(&conf->lock);
+	conf->nr_queued[r1->bucket]--;
+	spin_unlock_irq(&conf->lock);
+}
+
+/* Complete the array bio of @r1 and release everything it holds. */
+static void r1_finish(struct r1bio *r1, blk_status_t status)
+{
+	struct r1conf *conf = r1->conf;
+	struct mddev *mddev = conf->mddev;
+	struct bio *master = r1->master;
+	unsigned int idx = r1->bucket;
+	bool wstarted = test_bit(R1B_WSTARTED, &r1->flags);
+
+	mempool_free(r1, &conf->r1bio_pool);
+	if (status)
+		master->bi_status = status;
+	bio_endio(master);
+	if (wstarted)
+		md_write_end(mddev);
+	/* last: once the bucket drains, quiesce/free may release conf */
+	allow_barrier(conf, idx);
+}
+
+static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
+{
+	struct r1bio *r1 = mempool_alloc(&conf->r1bio_pool, GFP_NOIO);
+
+	memset(r1, 0, struct_size(r1, slots, conf->raid_disks));
+	r1->conf = conf;
+	r1->master = bio;
+	r1->sector = bio->bi_iter.bi_sector;
+	r1->sectors = bio_sectors(bio);
+	r1->bucket = r1_bucket(r1->sector);
+	r1->read_disk = -1;
+	INIT_LIST_HEAD(&r1->retry);
+	return r1;
+}
+
+static struct bio *r1_clone(struct r1bio *r1, int disk, bio_end_io_t *endio)
+{
+	struct r1conf *conf = r1->conf;
+	struct md_rdev *rdev = r1->slots[disk].rdev;
+	struct r1clone *rc;
+	struct bio *bio;
+
+	bio = bio_alloc_clone(rdev->bdev, r1->master, GFP_NOIO,
+			      &conf->clone_bs);
+	rc = container_of(bio, struct r1clone, bio);
+	rc->r1 = r1;
+	rc->disk = disk;
+	bio->bi_iter.bi_sector = r1->sector + rdev->data_offset;
+	bio->bi_end_io = endio;
+	r1->slots[disk].state = R1S_ISSUED;
+	return bio;
+}
+
+/*
+ * Choose the mirror to read @r1 from, skipping slots that already failed
+ * it; pins the member and records it in r1->slots.  Returns -1 if none.
+ */
+static int read_balance(struct r1conf *conf, struct r1bio *r1)
+{
+	sector_t sector = r1->sector;
+	bool unsynced = READ_ONCE(conf->mddev->resync_offset) <
+			sector + r1->sectors;
+	int seq = -1, idle = -1, least = -1, wmostly = -1, disk;
+	sector_t idle_dist = MD_MAX_SECTOR;
+	int least_pending = INT_MAX;
+	struct md_rdev *rdev;
+	int i;
+
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		sector_t head, dist;
+		int pending;
+
+		if (r1->slots[i].state == R1S_ERR)
+			continue;
+		rdev = rcu_dereference(conf->mirrors[i].rdev);
+		if (!r1_rdev_readable(rdev, sector, r1->sectors))
+			continue;
+		if (test_bit(RD_WRITE_MOSTLY, &rdev->flags)) {
+			if (wmostly < 0)
+				wmostly = i;
+			continue;
+		}
+		/* mirrors may differ where resync has not run: use the first */
+		if (unsynced) {
+			seq = i;
+			break;
+		}
+		head = READ_ONCE(conf->mirrors[i].head);
+		if (head == sector) {
+			seq = i;
+			break;
+		}
+		dist = head > sector ? head - sector : sector - head;
+		pending = atomic_read(&rdev->nr_pending);
+		if (!pending && dist < idle_dist) {
+			idle = i;
+			idle_dist = dist;
+		}
+		if (pending < least_pending) {
+			least = i;
+			least_pending = pending;
+		}
+	}
+	if (seq >= 0)
+		disk = seq;
+	else if (idle >= 0)
+		disk = idle;
+	else if (least >= 0)
+		disk = least;
+	else
+		disk = wmostly;
+	if (disk >= 0) {
+		rdev = rcu_dereference(conf->mirrors[disk].rdev);
+		atomic_inc(&rdev->nr_pending);
+		r1->slots[disk].rdev = rdev;
+		WRITE_ONCE(conf->mirrors[disk].head, sector + r1->sectors);
+	}
+	rcu_read_unlock();
+	r1->read_disk = disk;
+	return disk;
+}
+
+static void r1_read_endio(struct bio *bio)
+{
+	struct r1clone *rc = container_of(bio, struct r1clone, bio);
+	struct r1bio *r1 = rc->r1;
+	struct md_rdev *rdev = r1->slots[rc->disk].rdev;
+	blk_status_t status = bio->bi_status;
+
+	bio_put(bio);
+	if (!status) {
+		r1_unpin(rdev);
+		r1_finish(r1, BLK_STS_OK);
+		return;
+	}
+	/* keep rdev pinned: the worker rewrites the range on it */
+	r1->slots[rc->disk].state = R1S_ERR;
+	r1_queue_retry(r1);
+}
+
+/* Issue (or reissue, from the worker) a read; false if no mirror is left. */
+static bool r1_submit_read(struct r1bio *r1)
+{
+	struct bio *clone;
+	int disk;
+
+	disk = read_balance(r1->conf, r1);
+	if (disk < 0)
+		return false;
+	clone = r1_clone(r1, disk, r1_read_endio);
+	submit_bio_noacct(clone);
+	return true;
+}
+
+static void r1_read_request(struct r1conf *conf, struct bio *bio)
+{
+	struct r1bio *r1 = r1_alloc(conf, bio);
+
+	/* allocate before counting: the pool refills from completions */
+	wait_barrier(conf, r1->bucket);
+	if (!r1_submit_read(r1)) {
+		pr_err_ratelimited("md/raid1:%s: no mirror can read sector %llu\n",
+				   mdname(conf->mddev),
+				   (unsigned long long)r1->sector);
+		r1_finish(r1, BLK_STS_IOERR);
+	}
+}
+
+/* All clones of a write are done. */
+static void r1_write_done(struct r1bio *r1)
+{
+	struct r1conf *conf = r1->conf;
+	bool notsupp = false;
+	int i;
+
+	if (test_bit(R1B_ERRORS, &r1->flags)) {
+		r1_queue_retry(r1);
+		return;
+	}
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r1->slots[i].state == R1S_NOTSUPP)
+			notsupp = true;
+	if (test_bit(R1B_UPTODATE, &r1->flags))
+		r1_finish(r1, BLK_STS_OK);
+	else
+		r1_finish(r1, notsupp ? BLK_STS_NOTSUPP : BLK_STS_IOERR);
+}
+
+static void r1_write_endio(struct bio *bio)
+{
+	struct r1clone *rc = container_of(bio, struct r1clone, bio);
+	struct r1bio *r1 = rc->r1;
+	struct r1slot *slot = &r1->slots[rc->disk];
+	struct md_rdev *rdev = slot->rdev;
+	blk_status_t status = bio->bi_status;
+	bool keep_pin = false;
+
+	bio_put(bio);
+	if (!status) {
+		slot->state = R1S_OK;
+		if (r1_rdev_working(rdev) ||
+		    test_bit(R1B_FLUSH, &r1->flags))
+			set_bit(R1B_UPTODATE, &r1->flags);
+	} else if (status == BLK_STS_NOTSUPP &&
+		   bio_op(r1->master) != REQ_OP_WRITE) {
+		slot->state = R1S_NOTSUPP;
+	} else if (test_bit(R1B_FLUSH, &r1->flags)) {
+		slot->state = R1S_ERR;
+	} else {
+		slot->state = R1S_ERR;
+		set_bit(R1B_ERRORS, &r1->flags);
+		/* the worker calls md_error() on it, then unpins */
+		keep_pin = true;
+	}
+	if (!keep_pin)
+		r1_unpin(rdev);
+	/*
+	 * Full barrier: orders our slot store before the count reaches
+	 * zero; pairs with the same barrier in the last completer, which
+	 * then reads every slot in r1_write_done().
+	 */
+	if (atomic_dec_and_test(&r1->remaining))
+		r1_write_done(r1);
+}
+
+static void r1_write_request(struct r1conf *conf, struct bio *bio)
+{
+	bool discard = bio_op(bio) == REQ_OP_DISCARD;
+	struct blk_plug plug;
+	struct md_rdev *rdev;
+	struct r1bio *r1;
+	int i, n = 0;
+
+	r1 = r1_alloc(conf, bio);
+	__set_bit(R1B_WRITE, &r1->flags);
+	if (bio_sectors(bio)) {
+		md_write_start(conf->mddev, bio);
+		__set_bit(R1B_WSTARTED, &r1->flags);
+	} else {
+		__set_bit(R1B_FLUSH, &r1->flags);
+	}
+	wait_barrier(conf, r1->bucket);
+
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		rdev = rcu_dereference(conf->mirrors[i].rdev);
+		if (!r1_rdev_alive(rdev))
+			continue;
+		if (discard && !bdev_max_discard_sectors(rdev->bdev))
+			continue;
+		atomic_inc(&rdev->nr_pending);
+		r1->slots[i].rdev = rdev;
+		n++;
+	}
+	rcu_read_unlock();
+	if (!n && discard) {
+		r1_finish(r1, BLK_STS_NOTSUPP);
+		return;
+	}
+
+	/* the bias keeps r1 alive until every clone is submitted */
+	atomic_set(&r1->remaining, n + 1);
+	blk_start_plug(&plug);
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r1->slots[i].rdev)
+			submit_bio_noacct(r1_clone(r1, i, r1_write_endio));
+	blk_finish_plug(&plug);
+	if (atomic_dec_and_test(&r1->remaining))
+		r1_write_done(r1);
+}
+
+static void raid1_make_request(struct mddev *mddev, struct bio *bio)
+{
+	struct r1conf *conf = mddev->private;
+	sector_t sector = bio->bi_iter.bi_sector;
+	sector_t room = r1_to_bucket_end(sector);
+
+	if (bio_sectors(bio) > room) {
+		struct bio *split = bio_split(bio, room, GFP_NOIO,
+					      &conf->split_bs);
+
+		bio_chain(split, bio);
+		submit_bio_noacct(bio);
+		bio = split;
+	}
+	if (op_is_write(bio_op(bio)))
+		r1_write_request(conf, bio);
+	else
+		r1_read_request(conf, bio);
+}
+
+/* ---- the retry worker ----------------------------------------------- */
+
+/* Synchronous one-page IO on @rdev at array sector @sector. */
+static bool r1_page_io(struct md_rdev *rdev, sector_t sector,
+		       unsigned int sectors, struct page *page, blk_opf_t opf)
+{
+	struct bio_vec bvec;
+	struct bio bio;
+	int ret;
+
+	bio_init(&bio, rdev->bdev, &bvec, 1, opf | REQ_SYNC);
+	bio.bi_iter.bi_sector = sector + rdev->data_offset;
+	__bio_add_page(&bio, page, sectors << SECTOR_SHIFT, 0);
+	ret = submit_bio_wait(&bio);
+	bio_uninit(&bio);
+	return !ret;
+}
+
+/* Read one page of good data from a mirror other than @bad. */
+static bool r1_read_good(struct r1conf *conf, int bad, sector_t sector,
+			 unsigned int sectors, struct page *page)
+{
+	struct md_rdev *rdev;
+	bool ok;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (i == bad)
+			continue;
+		rcu_read_lock();
+		rdev = rcu_dereference(conf->mirrors[i].rdev);
+		if (!r1_rdev_readable(rdev, sector, sectors)) {
+			rcu_read_unlock();
+			continue;
+		}
+		atomic_inc(&rdev->nr_pending);
+		rcu_read_unlock();
+		ok = r1_page_io(rdev, sector, sectors, page, REQ_OP_READ);
+		r1_unpin(rdev);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Rewrite the range of @r1 on mirror @bad (which failed to read it) from
+ * the other mirrors, page by page, and read each page back.  A failed
+ * rewrite or read-back fails the mirror.  Runs in the worker.
+ */
+static void fix_read_error(struct r1conf *conf, struct r1bio *r1, int bad)
+{
+	struct md_rdev *rdev = r1->slots[bad].rdev;
+	struct mddev *mddev = conf->mddev;
+	sector_t sector = r1->sector;
+	unsigned int left = r1->sectors, fixed = 0;
+	struct page *good, *check;
+
+	good = alloc_page(GFP_NOIO);
+	if (!good)
+		return;
+	check = alloc_page(GFP_NOIO);
+	if (!check)
+		goto free_good;
+
+	freeze_bucket(conf, r1->bucket);
+	while (left) {
+		unsigned int n = min_t(unsigned int, left, PAGE_SECTORS);
+
+		if (!r1_read_good(conf, bad, sector, n, good))
+			break;	/* no copy anywhere: the read fails */
+		if (!r1_page_io(rdev, sector, n, good, REQ_OP_WRITE) ||
+		    !r1_page_io(rdev, sector, n, check, REQ_OP_READ) ||
+		    memcmp(page_address(good), page_address(check),
+			   n << SECTOR_SHIFT)) {
+			pr_warn_ratelimited("md/raid1:%s: rewrite of sector %llu on %pg failed\n",
+					    mdname(mddev),
+					    (unsigned long long)sector,
+					    rdev->bdev);
+			md_error(mddev, rdev);
+			break;
+		}
+		fixed += n;
+		sector += n;
+		left -= n;
+	}
+	thaw_bucket(conf, r1->bucket);
+	if (fixed) {
+		atomic_add(fixed, &rdev->read_errors);
+		set_bit(RD_READ_ERRORS_SEEN, &rdev->flags);
+		pr_info_ratelimited("md/raid1:%s: read error corrected (%u sectors at %llu on %pg)\n",
+				    mdname(mddev), fixed,
+				    (unsigned long long)r1->sector,
+				    rdev->bdev);
+	}
+
+	__free_page(check);
+free_good:
+	__free_page(good);
+}
+
+static void r1_handle_read_error(struct r1conf *conf, struct r1bio *r1)
+{
+	int bad = r1->read_disk;
+	struct md_rdev *rdev = r1->slots[bad].rdev;
+
+	if (!conf->mddev->ro && !test_bit(RD_FAULTY, &rdev->flags))
+		fix_read_error(conf, r1, bad);
+	r1_unpin(rdev);
+
+	r1_unqueue(r1);
+	if (!r1_submit_read(r1)) {
+		pr_err_ratelimited("md/raid1:%s: unrecoverable read error at sector %llu\n",
+				   mdname(conf->mddev),
+				   (unsigned long long)r1->sector);
+		r1_finish(r1, BLK_STS_IOERR);
+	}
+}
+
+static void r1_handle_write_error(struct r1conf *conf, struct r1bio *r1)
+{
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = r1->slots[i].rdev;
+
+		if (r1->slots[i].state != R1S_ERR)
+			continue;
+		md_error(conf->mddev, rdev);
+		r1_unpin(rdev);
+	}
+	r1_unqueue(r1);
+	r1_finish(r1, test_bit(R1B_UPTODATE, &r1->flags) ?
+		  BLK_STS_OK : BLK_STS_IOERR);
+}
+
+static void r1_sync_step(struct r1sync *rs);
+
+static void raid1_work(struct work_struct *work)
+{
+	struct r1conf *conf = container_of(work, struct r1conf, work);
+
+	for (;;) {
+		struct r1bio *r1 = NULL;
+		struct r1sync *rs = NULL;
+
+		spin_lock_irq(&conf->lock);
+		r1 = list_first_entry_or_null(&conf->retry, struct r1bio,
+					      retry);
+		if (r1) {
+			list_del_init(&r1->retry);
+		} else {
+			rs = list_first_entry_or_null(&conf->sync_retry,
+						      struct r1sync, retry);
+			if (rs)
+				list_del_init(&rs->retry);
+		}
+		spin_unlock_irq(&conf->lock);
+
+		if (r1 && test_bit(R1B_WRITE, &r1->flags))
+			r1_handle_write_error(conf, r1);
+		else if (r1)
+			r1_handle_read_error(conf, r1);
+		else if (rs)
+			r1_sync_step(rs);
+		else
+			break;
+		cond_resched();
+	}
+}
+
+static void raid1_daemon(struct mddev *mddev)
+{
+	struct r1conf *conf = mddev->private;
+	bool work;
+
+	if (!conf)
+		return;
+	spin_lock_irq(&conf->lock);
+	work = !list_empty(&conf->retry) || !list_empty(&conf->sync_retry);
+	spin_unlock_irq(&conf->lock);
+	if (work)
+		r1_kick(conf);
+}
+
+/* ---- resync, recovery, check, repair -------------------------------- */
+
+static void *r1sync_pool_alloc(gfp_t gfp, void *data)
+{
+	struct r1conf *conf = data;
+	struct r1sync *rs;
+	int i, j;
+
+	rs = kzalloc(struct_size(rs, slots, conf->raid_disks), gfp);
+	if (!rs)
+		return NULL;
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r1sync_slot *s = &rs->slots[i];
+
+		s->bio = bio_kmalloc(R1_SYNC_PAGES, gfp);
+		if (!s->bio)
+			goto free_slots;
+		bio_init(s->bio, NULL, s->bio->bi_inline_vecs, R1_SYNC_PAGES,
+			 0);
+		for (j = 0; j < R1_SYNC_PAGES; j++) {
+			s->pages[j] = alloc_page(gfp);
+			if (!s->pages[j])
+				goto free_slots;
+		}
+	}
+	return rs;
+
+free_slots:
+	for (i = 0; i < conf->raid_disks; i++) {
+		for (j = 0; j < R1_SYNC_PAGES; j++)
+			if (rs->slots[i].pages[j])
+				__free_page(rs->slots[i].pages[j]);
+		kfree(rs->slots[i].bio);
+	}
+	kfree(rs);
+	return NULL;
+}
+
+static void r1sync_pool_free(void *element, void *data)
+{
+	struct r1conf *conf = data;
+	struct r1sync *rs = element;
+	int i, j;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		for (j = 0; j < R1_SYNC_PAGES; j++)
+			__free_page(rs->slots[i].pages[j]);
+		bio_uninit(rs->slots[i].bio);
+		kfree(rs->slots[i].bio);
+	}
+	kfree(rs);
+}
+
+static void r1_sync_endio(struct bio *bio)
+{
+	struct r1sync *rs = bio->bi_private;
+	struct r1conf *conf = rs->conf;
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (rs->slots[i].bio == bio)
+			break;
+	rs->slots[i].state = bio->bi_status ? R1S_ERR : R1S_OK;
+	/* pairs with the same full barrier in the other completions */
+	if (!atomic_dec_and_test(&rs->remaining))
+		return;
+	spin_lock_irqsave(&conf->lock, flags);
+	list_add_tail(&rs->retry, &conf->sync_retry);
+	spin_unlock_irqrestore(&conf->lock, flags);
+	r1_kick(conf);
+}
+
+/*
+ * Point slot @i's bio at @pages for @opf.  Bios of one request are set
+ * up before any is submitted.
+ */
+static struct bio *r1_sync_bio(struct r1sync *rs, int i, struct page **pages,
+			       blk_opf_t opf)
+{
+	struct r1sync_slot *s = &rs->slots[i];
+	unsigned int left = rs->sectors << SECTOR_SHIFT;
+	struct bio *bio = s->bio;
+	int j;
+
+	bio_reset(bio, s->rdev->bdev, opf);
+	bio->bi_iter.bi_sector = rs->sector + s->rdev->data_offset;
+	bio->bi_end_io = r1_sync_endio;
+	bio->bi_private = rs;
+	for (j = 0; left; j++) {
+		unsigned int len = min_t(unsigned int, left, PAGE_SIZE);
+
+		__bio_add_page(bio, pages[j], len, 0);
+		left -= len;
+	}
+	s->state = R1S_ISSUED;
+	return bio;
+}
+
+static void r1_sync_finish(struct r1sync *rs, bool ok)
+{
+	struct r1conf *conf = rs->conf;
+	struct mddev *mddev = conf->mddev;
+	unsigned int sectors = rs->sectors, idx = rs->bucket;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (rs->slots[i].state != R1S_UNUSED)
+			bio_uninit(rs->slots[i].bio);	/* blkg reference */
+		if (rs->slots[i].role == R1R_NONE)
+			continue;
+		r1_unpin(rs->slots[i].rdev);
+		rs->slots[i].role = R1R_NONE;
+	}
+	mempool_free(rs, &conf->sync_pool);
+	lower_barrier(conf, idx);
+	/* last: after this the core may stop and free conf */
+	md_done_sync(mddev, sectors, ok);
+}
+
+/* Issue reads: one source, or every source for check/repair. */
+static void r1_sync_read(struct r1sync *rs)
+{
+	struct r1conf *conf = rs->conf;
+	bool all = rs->mode == R1M_CHECK || rs->mode == R1M_REPAIR;
+	struct blk_plug plug;
+	int i, n = 0;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r1sync_slot *s = &rs->slots[i];
+
+		if (s->role != R1R_SOURCE || s->state == R1S_ERR)
+			continue;
+		r1_sync_bio(rs, i, s->pages, REQ_OP_READ);
+		n++;
+		if (!all)
+			break;
+	}
+	rs->writing = false;
+	atomic_set(&rs->remaining, n);
+	blk_start_plug(&plug);
+	for (i = 0; i < conf->raid_disks; i++)
+		if (rs->slots[i].state == R1S_ISSUED)
+			submit_bio_noacct(rs->slots[i].bio);
+	blk_finish_plug(&plug);
+}
+
+/* Compare slot @i with the source; count and flag mismatching pages. */
+static void r1_sync_compare(struct r1sync *rs, int i)
+{
+	struct r1sync_slot *src = &rs->slots[rs->source];
+	struct r1sync_slot *s = &rs->slots[i];
+	unsigned int left = rs->sectors << SECTOR_SHIFT;
+	u64 bad = 0;
+	int j;
+
+	for (j = 0; left; j++) {
+		unsigned int len = min_t(unsigned int, left, PAGE_SIZE);
+
+		if (memcmp(page_address(src->pages[j]),
+			   page_address(s->pages[j]), len))
+			bad += len >> SECTOR_SHIFT;
+		left -= len;
+	}
+	if (!bad)
+		return;
+	atomic64_add(bad, &rs->conf->mddev->resync_mismatches);
+	if (rs->mode == R1M_REPAIR)
+		s->rewrite = true;
+}
+
+/* Write the source's pages to every slot flagged for rewrite. */
+static void r1_sync_write(struct r1sync *rs)
+{
+	struct r1conf *conf = rs->conf;
+	struct page **pages = rs->slots[rs->source].pages;
+	struct blk_plug plug;
+	int i, n = 0;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (!rs->slots[i].rewrite)
+			continue;
+		r1_sync_bio(rs, i, pages, REQ_OP_WRITE);
+		n++;
+	}
+	rs->writing = true;
+	atomic_set(&rs->remaining, n);
+	blk_start_plug(&plug);
+	for (i = 0; i < conf->raid_disks; i++)
+		if (rs->slots[i].rewrite)
+			submit_bio_noacct(rs->slots[i].bio);
+	blk_finish_plug(&plug);
+}
+
+/*
+ * Reads are done: pick the good copy and decide what to write.  Returns
+ * false if no mirror could supply the data.
+ */
+static bool r1_sync_after_read(struct r1sync *rs)
+{
+	struct r1conf *conf = rs->conf;
+	int i;
+
+	rs->source = -1;
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r1sync_slot *s = &rs->slots[i];
+
+		if (s->role == R1R_SOURCE && s->state == R1S_OK) {
+			rs->source = i;
+			break;
+		}
+	}
+	if (rs->source < 0) {
+		/* single-source modes: try the next untried source */
+		for (i = 0; i < conf->raid_disks; i++) {
+			struct r1sync_slot *s = &rs->slots[i];
+
+			if (s->role == R1R_SOURCE && s->state == R1S_UNUSED) {
+				r1_sync_read(rs);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r1sync_slot *s = &rs->slots[i];
+
+		if (i == rs->source || s->role == R1R_NONE)
+			continue;
+		if (s->role == R1R_TARGET || s->state == R1S_ERR)
+			s->rewrite = true;	/* copy, or read-error fixup */
+		else if (s->state == R1S_OK)
+			r1_sync_compare(rs, i);
+		else if (rs->mode == R1M_RESYNC)
+			s->rewrite = true;	/* an unread In_sync mirror */
+	}
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (rs->slots[i].rewrite)
+			break;
+	if (i == conf->raid_disks) {
+		r1_sync_finish(rs, true);
+		return true;
+	}
+	r1_sync_write(rs);
+	return true;
+}
+
+/* The worker's step after each phase of a sync request. */
+static void r1_sync_step(struct r1sync *rs)
+{
+	struct r1conf *conf = rs->conf;
+	int i;
+
+	if (!rs->writing) {
+		if (!r1_sync_after_read(rs)) {
+			pr_err_ratelimited("md/raid1:%s: sync: no mirror can read sectors %llu+%u\n",
+					   mdname(conf->mddev),
+					   (unsigned long long)rs->sector,
+					   rs->sectors);
+			r1_sync_finish(rs, false);
+		}
+		return;
+	}
+	for (i = 0; i < conf->raid_disks; i++)
+		if (rs->slots[i].rewrite && rs->slots[i].state == R1S_ERR)
+			md_error(conf->mddev, rs->slots[i].rdev);
+	r1_sync_finish(rs, true);
+}
+
+static int r1_sync_mode(struct mddev *mddev)
+{
+	if (!test_bit(MDR_SYNC, &mddev->recovery))
+		return R1M_RECOVER;
+	if (!test_bit(MDR_REQUESTED, &mddev->recovery))
+		return R1M_RESYNC;
+	if (test_bit(MDR_CHECK, &mddev->recovery))
+		return R1M_CHECK;
+	return R1M_REPAIR;
+}
+
+/*
+ * Give each mirror its role for @rs and pin it.  Returns the number of
+ * targets for resync/recovery, or of extra sources for check/repair;
+ * zero means nothing to do.  For recovery, *next is set to where the
+ * nearest target starts when none starts here.
+ */
+static int r1_sync_roles(struct r1sync *rs, sector_t *next)
+{
+	struct r1conf *conf = rs->conf;
+	int i, sources = 0, targets = 0;
+
+	*next = MD_MAX_SECTOR;
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = rcu_dereference(conf->mirrors[i].rdev);
+		struct r1sync_slot *s = &rs->slots[i];
+
+		s->role = R1R_NONE;
+		s->state = R1S_UNUSED;
+		s->rewrite = false;
+		if (!r1_rdev_alive(rdev))
+			continue;
+		if (test_bit(RD_IN_SYNC, &rdev->flags)) {
+			s->role = R1R_SOURCE;
+			sources++;
+		} else if (rs->mode == R1M_RECOVER) {
+			sector_t ro = READ_ONCE(rdev->recovery_offset);
+
+			if (ro >= rs->sector + rs->sectors) {
+				if (ro < conf->mddev->dev_sectors)
+					*next = min(*next, ro);
+				continue;
+			}
+			s->role = R1R_TARGET;
+			targets++;
+		} else if (rs->mode == R1M_RESYNC) {
+			s->role = R1R_TARGET;
+			targets++;
+		} else {
+			continue;
+		}
+		s->rdev = rdev;
+		atomic_inc(&rdev->nr_pending);
+	}
+	rcu_read_unlock();
+
+	if (!sources)
+		return 0;
+	/* resync writes every mirror but the one it reads */
+	if (rs->mode != R1M_RECOVER)
+		return targets + sources - 1;
+	return targets;
+}
+
+static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
+				   sector_t max_sector, bool *skipped)
+{
+	struct r1conf *conf = mddev->private;
+	struct r1sync *rs;
+	sector_t sectors, next;
+	int i;
+
+	*skipped = false;
+	if (sector_nr >= max_sector) {
+		*skipped = true;
+		return 0;
+	}
+	sectors = min3((sector_t)R1_SYNC_SECTORS, max_sector - sector_nr,
+		       r1_to_bucket_end(sector_nr));
+
+	rs = mempool_alloc(&conf->sync_pool, GFP_NOIO);
+	rs->conf = conf;
+	rs->sector = sector_nr;
+	rs->sectors = sectors;
+	rs->bucket = r1_bucket(sector_nr);
+	rs->mode = r1_sync_mode(mddev);
+	rs->writing = false;
+	rs->source = -1;
+	INIT_LIST_HEAD(&rs->retry);
+
+	raise_barrier(conf, rs->bucket);
+	if (!r1_sync_roles(rs, &next)) {
+		for (i = 0; i < conf->raid_disks; i++)
+			if (rs->slots[i].role != R1R_NONE)
+				r1_unpin(rs->slots[i].rdev);
+		mempool_free(rs, &conf->sync_pool);
+		lower_barrier(conf, r1_bucket(sector_nr));
+		*skipped = true;
+		if (next > sector_nr && next < max_sector)
+			return next - sector_nr;
+		return max_sector - sector_nr;
+	}
+	r1_sync_read(rs);
+	return sectors;
+}
+
+static void raid1_close_sync(struct mddev *mddev)
+{
+	struct r1conf *conf = mddev->private;
+
+	/* the core has drained sync IO; make sure our side agrees */
+	spin_lock_irq(&conf->lock);
+	wait_event_lock_irq(conf->wait, !conf->sync_pending, conf->lock);
+	spin_unlock_irq(&conf->lock);
+}
+
+/* ---- configuration -------------------------------------------------- */
+
+static struct md_rdev *r1_rdev_locked(struct r1conf *conf, int i)
+{
+	return rcu_dereference_protected(conf->mirrors[i].rdev,
+			lockdep_is_held(&conf->mddev->reconfig_mutex));
+}
+
+static void raid1_status(struct seq_file *seq, struct mddev *mddev)
+{
+	struct r1conf *conf = mddev->private;
+	int i;
+
+	seq_printf(seq, " [%d/%d] [", conf->raid_disks,
+		   conf->raid_disks - READ_ONCE(mddev->degraded));
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = rcu_dereference(conf->mirrors[i].rdev);
+
+		seq_putc(seq, r1_rdev_working(rdev) ? 'U' : '_');
+	}
+	rcu_read_unlock();
+	seq_putc(seq, ']');
+}
+
+static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct r1conf *conf = mddev->private;
+	unsigned long flags;
+	int left;
+
+	spin_lock_irqsave(&mddev->lock, flags);
+	if (test_bit(RD_FAULTY, &rdev->flags)) {
+		spin_unlock_irqrestore(&mddev->lock, flags);
+		return;
+	}
+	if (r1_rdev_working(rdev) && r1_working(conf) == 1) {
+		/* keep the last copy of the data: do not fail it */
+		spin_unlock_irqrestore(&mddev->lock, flags);
+		pr_warn_ratelimited("md/raid1:%s: %pg is the last working mirror, not failing it\n",
+				    mdname(mddev), rdev->bdev);
+		return;
+	}
+	set_bit(RD_FAULTY, &rdev->flags);
+	clear_bit(RD_IN_SYNC, &rdev->flags);
+	r1_update_degraded(mddev);
+	left = conf->raid_disks - mddev->degraded;
+	spin_unlock_irqrestore(&mddev->lock, flags);
+
+	/* md_error() interrupts a running sync and asks for a sb write */
+	pr_crit("md/raid1:%s: Disk failure on %pg, disabling device.\n"
+		"md/raid1:%s: Operation continuing on %d devices.\n",
+		mdname(mddev), rdev->bdev, mdname(mddev), left);
+}
+
+static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct r1conf *conf = mddev->private;
+	int slot = -1, i;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	i = rdev->saved_raid_disk;
+	if (i >= 0 && i < conf->raid_disks && !r1_rdev_locked(conf, i))
+		slot = i;
+	for (i = 0; slot < 0 && i < conf->raid_disks; i++)
+		if (!r1_rdev_locked(conf, i))
+			slot = i;
+	if (slot < 0)
+		return -EEXIST;
+
+	if (mddev->gendisk)
+		disk_stack_limits(mddev->gendisk, rdev->bdev,
+				  rdev->data_offset << SECTOR_SHIFT);
+	clear_bit(RD_IN_SYNC, &rdev->flags);
+	rdev->recovery_offset = 0;
+	rdev->raid_disk = slot;
+	WRITE_ONCE(conf->mirrors[slot].head, 0);
+	/* publishes the initialised rdev to IO-path rcu_dereference() */
+	rcu_assign_pointer(conf->mirrors[slot].rdev, rdev);
+	return 0;
+}
+
+static int raid1_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct r1conf *conf = mddev->private;
+	int slot = rdev->raid_disk;
+	unsigned long flags;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (slot < 0 || slot >= conf->raid_disks ||
+	    r1_rdev_locked(conf, slot) != rdev)
+		return 0;
+	if (r1_rdev_working(rdev) || atomic_read(&rdev->nr_pending))
+		return -EBUSY;
+
+	RCU_INIT_POINTER(conf->mirrors[slot].rdev, NULL);
+	/*
+	 * IO that loaded the pointer before the store has pinned the
+	 * member by the end of the grace period; recheck.
+	 */
+	synchronize_rcu();
+	if (atomic_read(&rdev->nr_pending)) {
+		rcu_assign_pointer(conf->mirrors[slot].rdev, rdev);
+		return -EBUSY;
+	}
+	spin_lock_irqsave(&mddev->lock, flags);
+	r1_update_degraded(mddev);
+	spin_unlock_irqrestore(&mddev->lock, flags);
+	return 0;
+}
+
+static int raid1_spare_active(struct mddev *mddev)
+{
+	struct r1conf *conf = mddev->private;
+	unsigned long flags;
+	int i, count = 0;
+
+	spin_lock_irqsave(&mddev->lock, flags);
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = rcu_dereference(conf->mirrors[i].rdev);
+
+		if (!r1_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags))
+			continue;
+		if (rdev->recovery_offset < mddev->dev_sectors)
+			continue;
+		set_bit(RD_IN_SYNC, &rdev->flags);
+		count++;
+	}
+	rcu_read_unlock();
+	r1_update_degraded(mddev);
+	spin_unlock_irqrestore(&mddev->lock, flags);
+	return count;
+}
+
+static void raid1_quiesce(struct mddev *mddev, int quiesce)
+{
+	struct r1conf *conf = mddev->private;
+
+	spin_lock_irq(&conf->lock);
+	if (quiesce) {
+		conf->frozen = true;
+		wait_event_lock_irq(conf->wait,
+				    !conf->total_pending && !conf->sync_pending,
+				    conf->lock);
+	} else {
+		conf->frozen = false;
+		wake_up(&conf->wait);
+	}
+	spin_unlock_irq(&conf->lock);
+}
+
+static sector_t raid1_size(struct mddev *mddev, sector_t sectors,
+			   int raid_disks)
+{
+	return sectors ? sectors : mddev->dev_sectors;
+}
+
+static void raid1_free_conf(struct r1conf *conf)
+{
+	destroy_workqueue(conf->wq);
+	bioset_exit(&conf->split_bs);
+	bioset_exit(&conf->clone_bs);
+	mempool_exit(&conf->sync_pool);
+	mempool_exit(&conf->r1bio_pool);
+	kfree(conf->mirrors);
+	kvfree(conf);
+}
+
+static int raid1_run(struct mddev *mddev)
+{
+	struct r1conf *conf;
+	struct md_rdev *rdev;
+	unsigned long flags;
+	int ret, working;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->level != 1 || mddev->raid_disks < 1) {
+		pr_err("md/raid1:%s: bad level %d or raid_disks %d\n",
+		       mdname(mddev), mddev->level, mddev->raid_disks);
+		return -EINVAL;
+	}
+	conf = kvzalloc(sizeof(*conf), GFP_KERNEL);
+	if (!conf)
+		return -ENOMEM;
+	conf->mddev = mddev;
+	conf->raid_disks = mddev->raid_disks;
+	spin_lock_init(&conf->lock);
+	init_waitqueue_head(&conf->wait);
+	INIT_LIST_HEAD(&conf->retry);
+	INIT_LIST_HEAD(&conf->sync_retry);
+	INIT_WORK(&conf->work, raid1_work);
+
+	ret = -ENOMEM;
+	conf->mirrors = kcalloc(conf->raid_disks, sizeof(*conf->mirrors),
+				GFP_KERNEL);
+	if (!conf->mirrors)
+		goto free_conf;
+	ret = mempool_init_kmalloc_pool(&conf->r1bio_pool, R1_POOL_MIN,
+					struct_size_t(struct r1bio, slots,
+						      conf->raid_disks));
+	if (ret)
+		goto free_mirrors;
+	ret = mempool_init(&conf->sync_pool, R1_SYNC_POOL_MIN,
+			   r1sync_pool_alloc, r1sync_pool_free, conf);
+	if (ret)
+		goto exit_r1bio_pool;
+	ret = bioset_init(&conf->clone_bs, BIO_POOL_SIZE,
+			  offsetof(struct r1clone, bio), 0);
+	if (ret)
+		goto exit_sync_pool;
+	ret = bioset_init(&conf->split_bs, BIO_POOL_SIZE, 0, 0);
+	if (ret)
+		goto exit_clone_bs;
+	ret = -ENOMEM;
+	conf->wq = alloc_ordered_workqueue("%s_raid1", WQ_MEM_RECLAIM,
+					   mdname(mddev));
+	if (!conf->wq)
+		goto exit_split_bs;
+
+	ret = -EINVAL;
+	rdev_for_each(rdev, mddev) {
+		int slot = rdev->raid_disk;
+
+		if (slot < 0 || slot >= conf->raid_disks ||
+		    test_bit(RD_FAULTY, &rdev->flags))
+			continue;
+		if (r1_rdev_locked(conf, slot)) {
+			pr_err("md/raid1:%s: two members claim slot %d\n",
+			       mdname(mddev), slot);
+			goto destroy_wq;
+		}
+		RCU_INIT_POINTER(conf->mirrors[slot].rdev, rdev);
+		if (mddev->gendisk)
+			disk_stack_limits(mddev->gendisk, rdev->bdev,
+					  rdev->data_offset << SECTOR_SHIFT);
+	}
+	working = r1_working(conf);
+	if (!working) {
+		pr_err("md/raid1:%s: no operational mirrors, refusing to start\n",
+		       mdname(mddev));
+		ret = -EIO;
+		goto destroy_wq;
+	}
+
+	mddev->private = conf;
+	spin_lock_irqsave(&mddev->lock, flags);
+	r1_update_degraded(mddev);
+	spin_unlock_irqrestore(&mddev->lock, flags);
+	/* one copy cannot be out of sync with itself */
+	if (working == 1)
+		mddev->resync_offset = MD_MAX_SECTOR;
+	mddev->array_sectors = raid1_size(mddev, 0, 0);
+	pr_info("md/raid1:%s: active with %d out of %d mirrors\n",
+		mdname(mddev), working, conf->raid_disks);
+	return 0;
+
+destroy_wq:
+	destroy_workqueue(conf->wq);
+exit_split_bs:
+	bioset_exit(&conf->split_bs);
+exit_clone_bs:
+	bioset_exit(&conf->clone_bs);
+exit_sync_pool:
+	mempool_exit(&conf->sync_pool);
+exit_r1bio_pool:
+	mempool_exit(&conf->r1bio_pool);
+free_mirrors:
+	kfree(conf->mirrors);
+free_conf:
+	kvfree(conf);
+	return ret;
+}
+
+static void raid1_free(struct mddev *mddev, void *priv)
+{
+	raid1_free_conf(priv);
+}
+
+static struct md_personality raid1_personality = {
+	.name		= "raid1",
+	.level		= 1,
+	.owner		= THIS_MODULE,
+	.run		= raid1_run,
+	.free		= raid1_free,
+	.make_request	= raid1_make_request,
+	.daemon		= raid1_daemon,
+	.status		= raid1_status,
+	.error_handler	= raid1_error_handler,
+	.hot_add_disk	= raid1_hot_add_disk,
+	.hot_remove_disk = raid1_hot_remove_disk,
+	.spare_active	= raid1_spare_active,
+	.sync_request	= raid1_sync_request,
+	.close_sync	= raid1_close_sync,
+	.size		= raid1_size,
+	.quiesce	= raid1_quiesce,
+};
 
 static int __init raid1_init(void)
 {
-	return 0;
+	return md_register_personality(&raid1_personality);
 }
 
 static void __exit raid1_exit(void)
 {
+	md_unregister_personality(&raid1_personality);
 }
 
 module_init(raid1_init);
 module_exit(raid1_exit);
 MODULE_LICENSE("GPL");
 MODULE_VERSION("0.1-fork");
-MODULE_DESCRIPTION("RAID1 personality for md (out-of-tree fork stack)");
+MODULE_DESCRIPTION("RAID1 (mirroring) personality for md (out-of-tree fork stack)");
+MODULE_ALIAS("md-personality-3");
+MODULE_ALIAS("md-raid1");
+MODULE_ALIAS("md-level-1");
