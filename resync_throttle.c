@@ -109,6 +109,12 @@
 #define RT_PACE_WAIT_MAX_NS	(500ULL * RT_NSEC_PER_MSEC)
 /* Sectors accounted per sample at most (1 TiB), keeps buckets in s64. */
 #define RT_SECTORS_MAX		0x80000000ULL
+/* Sectors per sync request assumed when the core gives no sector count. */
+#define RT_REQ_SECTORS_GUESS	128
+/* The floor aims this fraction (1/2^n) above speed_min, so that request
+ * granularity and latency never leave a one second window short.
+ */
+#define RT_FLOOR_MARGIN_SHIFT	5
 /* Speed report: two slots of this length form the sliding window. */
 #define RT_SPEED_SLOT_NS	(500ULL * RT_NSEC_PER_MSEC)
 
@@ -174,7 +180,9 @@ static u64 rt_min_u64(u64 a, u64 b)
 
 /* Knobs as used: every value forced into its valid range. */
 struct rt_eff {
-	u64 min_rate;		/* speed_min in sectors/s == 1e-9 sectors/ns */
+	u64 min_rate;		/* speed_min (+ margin) in sectors/s, which is
+				 * also 1e-9 sectors/ns
+				 */
 	u64 max_rate;		/* speed_max likewise, >= 2 */
 	u32 depth;
 	u32 pct;
@@ -185,6 +193,7 @@ static void rt_effective(const struct rt_knobs *k, struct rt_eff *e)
 {
 	e->min_rate = 2ULL * rt_clamp_u32(k->speed_min_kbs, RT_SPEED_MIN_LO,
 					  RT_SPEED_MIN_HI);
+	e->min_rate += e->min_rate >> RT_FLOOR_MARGIN_SHIFT;
 	e->max_rate = 2ULL * rt_clamp_u32(k->speed_max_kbs, RT_SPEED_MAX_LO,
 					  RT_SPEED_MAX_HI);
 	e->depth = rt_clamp_u32(k->io_depth, RT_IO_DEPTH_LO, RT_IO_DEPTH_HI);
@@ -251,13 +260,14 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 	if (s->sync_done_sectors > rt->last_done)
 		done = (s64)rt_min_u64(s->sync_done_sectors - rt->last_done,
 				       RT_SECTORS_MAX);
-	/* a racy snapshot may make started dip; only count new highs */
-	if (s->sync_inflight_sectors && started > rt->last_started) {
+	/*
+	 * Sectors started: issued if the core counts in-flight sectors,
+	 * else completed.  A racy snapshot may make it dip; only new highs
+	 * count.
+	 */
+	if (started > rt->last_started) {
 		issued = (s64)rt_min_u64(started - rt->last_started,
 					 RT_SECTORS_MAX);
-		rt->last_started = started;
-	} else if (!s->sync_inflight_sectors) {
-		issued = done;
 		rt->last_started = started;
 	}
 
@@ -319,6 +329,23 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 	rt_update_speed(rt, s);
 }
 
+/*
+ * What the floor is owed beyond the sync IO already in flight, in 1e-9
+ * sectors.  A core that does not count in-flight sectors gets a guess of
+ * RT_REQ_SECTORS_GUESS per request; too big a guess only means the
+ * balance must grow a little further before the next request.
+ */
+static s64 rt_floor_owed(const struct resync_throttle *rt,
+			 const struct rt_sample *s)
+{
+	u64 inflight = s->sync_inflight_sectors;
+
+	if (!inflight)
+		inflight = (u64)s->sync_inflight * RT_REQ_SECTORS_GUESS;
+	inflight = rt_min_u64(inflight, RT_SECTORS_MAX);
+	return rt->floor_nsec - (s64)inflight * (s64)RT_NSEC_PER_SEC;
+}
+
 /* ns until a bucket of @deficit 1e-9 sectors refills at @rate sectors/s */
 static u64 rt_refill_ns(s64 deficit, u64 rate)
 {
@@ -339,7 +366,10 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	depth = d->fg_busy ? e.depth : RT_DEPTH_UNLIMITED;
 	d->max_inflight = depth;
 
-	if (e.min_rate && rt->floor_nsec > 0) {
+	if (e.min_rate && rt_floor_owed(rt, s) > 0) {
+		/* one more request each time, as long as the floor is owed */
+		if (d->fg_busy && s->sync_inflight < U32_MAX - 1)
+			d->max_inflight = s->sync_inflight + 1;
 		d->mode = d->fg_busy ? RT_MODE_FLOOR : RT_MODE_IDLE;
 		rt->burst = false;
 	} else if (rt->ceil_nsec < 0) {
@@ -371,7 +401,7 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 		/* wake when the floor falls due or the hold-off ends */
 		if (e.min_rate)
 			wait = rt_min_u64(wait,
-					  rt_refill_ns(-rt->floor_nsec,
+					  rt_refill_ns(-rt_floor_owed(rt, s),
 						       e.min_rate) + 1);
 		if (d->fg_busy)
 			wait = rt_min_u64(wait, rt->fg_seen_ns + e.idle_ns -

@@ -1,0 +1,853 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scripted scenarios for the resync throttle policy.
+ *
+ * A discrete event simulation: one simulated device (FIFO, one request
+ * at a time, service time = fixed overhead + size / bandwidth) is shared
+ * by a simulated sync thread that behaves like the md core's sync loop
+ * (Documentation/resync_throttle.rst, "The core's side") and by
+ * foreground jobs issuing 4 KiB IO at a given queue depth, with an
+ * optional host time per IO that is not spent on the md device (for a
+ * QD1 job: a gap with nothing in flight).  Every scenario is run twice
+ * where it matters, with and without sync, so foreground IOPS and
+ * latency are compared with the same workload on an idle array.
+ *
+ * Build with -DRT_MUTANT=n to wrap rt_decide() in a deliberately broken
+ * policy; `make -C tests/unit rt-mutants` checks that each one fails.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resync_throttle.c"
+
+#define NS_PER_US	1000ULL
+#define NS_PER_MS	1000000ULL
+#define NS_PER_S	1000000000ULL
+
+#define SIM_MAX_S	12
+#define SIM_BUCKETS	(SIM_MAX_S * 1000)	/* 1 ms buckets */
+#define SIM_SLOTS	64
+#define SIM_QUEUE	256
+#define SYNC_SECTORS	128			/* 64 KiB per sync request */
+
+#ifndef RT_MUTANT
+#define RT_MUTANT 0
+#endif
+
+/* The policy under test, or a broken variant of it. */
+static void policy(struct resync_throttle *rt, const struct rt_knobs *k,
+		   const struct rt_sample *s, struct rt_decision *d)
+{
+	rt_decide(rt, k, s, d);
+	switch (RT_MUTANT) {
+	case 1:		/* always full speed, like in-tree when "idle" */
+		d->wait_ns = 0;
+		d->max_inflight = RT_DEPTH_UNLIMITED;
+		break;
+	case 2:		/* no hold-off: idle whenever nothing is seen */
+		if (!d->fg_active && d->mode == RT_MODE_PACED) {
+			d->wait_ns = 0;
+			d->max_inflight = RT_DEPTH_UNLIMITED;
+		}
+		break;
+	case 3:		/* floor ignored: pace as usual */
+		if (d->mode == RT_MODE_FLOOR && !s->sync_inflight)
+			d->wait_ns = 10 * NS_PER_MS;
+		break;
+	case 4:		/* ceiling ignored */
+		if (d->mode == RT_MODE_CEILING)
+			d->wait_ns = 0;
+		break;
+	case 5:		/* never idle: always paced */
+		if (d->mode == RT_MODE_IDLE && s->sync_inflight)
+			d->max_inflight = s->sync_inflight;
+		else if (d->mode == RT_MODE_IDLE)
+			d->wait_ns = 5 * NS_PER_MS;
+		break;
+	}
+}
+
+struct scen {
+	const char *name;
+	u64 dur_ns;
+	u32 bw_kbs;		/* device bandwidth */
+	u64 dev_ovh_ns;		/* fixed per-request device time */
+	u32 window;		/* personality resync window, requests */
+	bool sync;		/* run the sync thread */
+	bool no_inflight_sectors; /* core does not count them */
+	struct rt_knobs knobs;
+	/* foreground */
+	u32 slots;		/* jobs x iodepth */
+	u64 host_ns;		/* per IO, off the md device */
+	u64 fg_start_ns, fg_stop_ns;
+	u64 on_ns, off_ns;	/* 0: always on between start and stop */
+};
+
+struct req {
+	u64 done_at;
+	int slot;		/* -1: sync */
+};
+
+enum slot_state { SLOT_HOST, SLOT_DEV, SLOT_PARKED };
+
+struct result {
+	u64 sync_sectors[SIM_BUCKETS];
+	u32 fg_done[SIM_BUCKETS];
+	u8 sync_depth[SIM_BUCKETS];	/* max sync requests in flight */
+	u8 full[SIM_BUCKETS];		/* last decision was full speed */
+	u64 *lat;			/* fg latencies, ns */
+	u64 *lat_at;			/* their completion times */
+	size_t nlat, lat_cap;
+	u64 waits, decisions, invariant_bad;
+	struct rt_stats stats;
+	u64 dev_busy_sync_ns;		/* device time used by sync */
+};
+
+static struct result res_a, res_b;
+
+static bool fg_on(const struct scen *sc, u64 t)
+{
+	if (t < sc->fg_start_ns || t >= sc->fg_stop_ns)
+		return false;
+	if (!sc->on_ns)
+		return true;
+	return (t - sc->fg_start_ns) % (sc->on_ns + sc->off_ns) < sc->on_ns;
+}
+
+/* Next time >= t at which the foreground switches on, or ~0. */
+static u64 fg_next_on(const struct scen *sc, u64 t)
+{
+	u64 period, k;
+
+	if (t >= sc->fg_stop_ns)
+		return ~0ULL;
+	if (t < sc->fg_start_ns)
+		return sc->fg_start_ns;
+	if (!sc->on_ns || fg_on(sc, t))
+		return t;
+	period = sc->on_ns + sc->off_ns;
+	k = (t - sc->fg_start_ns) / period + 1;
+	t = sc->fg_start_ns + k * period;
+	return t < sc->fg_stop_ns ? t : ~0ULL;
+}
+
+/* Fill a per-ms level array from @from to @to with @v (max). */
+static void level(u8 *a, u64 from, u64 to, u8 v, bool use_max)
+{
+	u64 i;
+
+	for (i = from / NS_PER_MS; i <= to / NS_PER_MS && i < SIM_BUCKETS; i++)
+		a[i] = use_max ? (a[i] > v ? a[i] : v) : v;
+}
+
+static u64 svc_ns(const struct scen *sc, u32 kib)
+{
+	return sc->dev_ovh_ns + (u64)kib * NS_PER_S / sc->bw_kbs;
+}
+
+static void run(const struct scen *sc, struct result *r)
+{
+	struct req q[SIM_QUEUE];
+	unsigned int qh = 0, qn = 0;
+	enum slot_state st[SIM_SLOTS];
+	u64 host_until[SIM_SLOTS], io_start[SIM_SLOTS];
+	u64 t = 0, dev_free = 0, fg_completed = 0, sync_done = 0;
+	u32 fg_inflight = 0, sync_inflight = 0;
+	u64 sync_wake = 0;
+	enum { S_RUN, S_SLEEP, S_WAITC, S_BLOCKED, S_OFF } ss;
+	u64 depth_t = 0, full_t = 0;
+	u8 full_v = 1;
+	struct resync_throttle rt;
+	struct rt_sample smp;
+	struct rt_decision d;
+	unsigned int i;
+
+	free(r->lat);
+	free(r->lat_at);
+	memset(r, 0, sizeof(*r));
+	r->lat_cap = 1 << 16;
+	r->lat = malloc(r->lat_cap * sizeof(*r->lat));
+	r->lat_at = malloc(r->lat_cap * sizeof(*r->lat_at));
+	if (!r->lat || !r->lat_at)
+		abort();
+
+	for (i = 0; i < sc->slots; i++)
+		st[i] = SLOT_PARKED;
+
+	memset(&smp, 0, sizeof(smp));
+	rt_init(&rt, &smp);
+	memset(&d, 0, sizeof(d));
+	ss = sc->sync ? S_RUN : S_OFF;
+
+#define ENQ(slot_, kib_) do {						\
+		u64 s_ = t > dev_free ? t : dev_free;			\
+		dev_free = s_ + svc_ns(sc, kib_);			\
+		if (qn == SIM_QUEUE)					\
+			abort();					\
+		q[(qh + qn) % SIM_QUEUE] = (struct req){ dev_free, slot_ }; \
+		qn++;							\
+	} while (0)
+
+	while (t < sc->dur_ns) {
+		u64 next = sc->dur_ns;
+
+		/* 1. device completions at t */
+		while (qn && q[qh].done_at <= t) {
+			struct req rq = q[qh];
+
+			qh = (qh + 1) % SIM_QUEUE;
+			qn--;
+			if (rq.slot < 0) {
+				level(r->sync_depth, depth_t, t, sync_inflight, true);
+				depth_t = t;
+				sync_inflight--;
+				sync_done += SYNC_SECTORS;
+				r->sync_sectors[t / NS_PER_MS] += SYNC_SECTORS;
+				r->dev_busy_sync_ns += svc_ns(sc, SYNC_SECTORS / 2);
+				if (ss == S_SLEEP || ss == S_WAITC)
+					ss = S_RUN;
+				if (ss == S_BLOCKED) {
+					ENQ(-1, SYNC_SECTORS / 2);
+					sync_inflight++;
+					ss = S_RUN;
+				}
+			} else {
+				fg_inflight--;
+				fg_completed++;
+				r->fg_done[t / NS_PER_MS]++;
+				if (r->nlat == r->lat_cap) {
+					r->lat_cap *= 2;
+					r->lat = realloc(r->lat, r->lat_cap * sizeof(*r->lat));
+					r->lat_at = realloc(r->lat_at,
+							    r->lat_cap * sizeof(*r->lat_at));
+					if (!r->lat || !r->lat_at)
+						abort();
+				}
+				r->lat[r->nlat] = t - io_start[rq.slot];
+				r->lat_at[r->nlat++] = t;
+				st[rq.slot] = SLOT_HOST;
+				io_start[rq.slot] = t;
+				host_until[rq.slot] = t + sc->host_ns;
+			}
+		}
+		/* 2. foreground slots */
+		for (i = 0; i < sc->slots; i++) {
+			if (st[i] == SLOT_PARKED && fg_on(sc, t)) {
+				st[i] = SLOT_HOST;
+				io_start[i] = t;
+				host_until[i] = t + sc->host_ns;
+			}
+			if (st[i] == SLOT_HOST && host_until[i] <= t) {
+				if (fg_on(sc, t)) {
+					st[i] = SLOT_DEV;
+					fg_inflight++;
+					ENQ((int)i, 4);
+				} else {
+					st[i] = SLOT_PARKED;
+				}
+			}
+		}
+		/* 3. the sync thread, as the md core runs it */
+		if (ss == S_SLEEP && sync_wake <= t)
+			ss = S_RUN;
+		if (ss == S_RUN) {
+			smp.now_ns = t;
+			smp.fg_completed = fg_completed;
+			smp.fg_inflight = fg_inflight;
+			smp.sync_done_sectors = sync_done;
+			smp.sync_inflight = sync_inflight;
+			smp.sync_inflight_sectors = sc->no_inflight_sectors ? 0 :
+				(u64)sync_inflight * SYNC_SECTORS;
+			policy(&rt, &sc->knobs, &smp, &d);
+			r->decisions++;
+			if (d.wait_ns > RT_WAIT_MAX_NS || !d.max_inflight ||
+			    (!d.wait_ns && !sync_inflight &&
+			     d.max_inflight <= sync_inflight))
+				r->invariant_bad++;
+			level(r->full, full_t, t, full_v, false);
+			full_t = t;
+			full_v = !d.wait_ns && d.max_inflight == RT_DEPTH_UNLIMITED;
+			if (d.wait_ns) {
+				r->waits++;
+				ss = S_SLEEP;
+				sync_wake = t + d.wait_ns;
+			} else if (sync_inflight < d.max_inflight) {
+				if (sync_inflight >= sc->window) {
+					ss = S_BLOCKED;
+				} else {
+					level(r->sync_depth, depth_t, t,
+					      sync_inflight, true);
+					depth_t = t;
+					ENQ(-1, SYNC_SECTORS / 2);
+					sync_inflight++;
+					/* the core's own CPU time per request */
+					sync_wake = t + 1 * NS_PER_US;
+					ss = S_SLEEP;
+				}
+			} else {
+				ss = S_WAITC;
+			}
+		}
+
+		/* next event */
+		if (qn && q[qh].done_at < next)
+			next = q[qh].done_at;
+		for (i = 0; i < sc->slots; i++) {
+			if (st[i] == SLOT_HOST && host_until[i] < next)
+				next = host_until[i];
+			if (st[i] == SLOT_PARKED) {
+				u64 on = fg_next_on(sc, t + 1);
+
+				if (on < next)
+					next = on;
+			}
+		}
+		if (ss == S_SLEEP && sync_wake < next)
+			next = sync_wake;
+		if (ss == S_RUN)
+			next = t;
+		if (next < t)
+			next = t;
+		t = next;
+	}
+	level(r->sync_depth, depth_t, t, sync_inflight, true);
+	level(r->full, full_t, t, full_v, false);
+	r->stats = rt.stats;
+#undef ENQ
+}
+
+/* ---- measurements ---- */
+
+static u64 sync_kbs(const struct result *r, u64 from, u64 to)
+{
+	u64 i, sec = 0;
+
+	for (i = from / NS_PER_MS; i < to / NS_PER_MS; i++)
+		sec += r->sync_sectors[i];
+	return sec / 2 * NS_PER_S / (to - from);
+}
+
+static u64 fg_iops(const struct result *r, u64 from, u64 to)
+{
+	u64 i, n = 0;
+
+	for (i = from / NS_PER_MS; i < to / NS_PER_MS; i++)
+		n += r->fg_done[i];
+	return n * NS_PER_S / (to - from);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Latency percentile (0-100) and mean of IOs completing in [from, to). */
+static u64 fg_lat(const struct result *r, u64 from, u64 to, int pct,
+		  u64 *mean)
+{
+	u64 *v = malloc((r->nlat + 1) * sizeof(*v)), sum = 0, p;
+	size_t i, n = 0;
+
+	if (!v)
+		abort();
+	for (i = 0; i < r->nlat; i++)
+		if (r->lat_at[i] >= from && r->lat_at[i] < to)
+			v[n++] = r->lat[i];
+	if (!n) {
+		free(v);
+		*mean = 0;
+		return 0;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	*mean = sum / n;
+	p = v[(n - 1) * pct / 100];
+	free(v);
+	return p;
+}
+
+/* ---- reporting ---- */
+
+static int test_no, test_fail, test_bad;
+
+#define EXPECT(cond, fmt, ...) do {					\
+		if (!(cond)) {						\
+			printf("    # FAIL %s: " fmt "\n", #cond,	\
+			       ##__VA_ARGS__);				\
+			test_bad++;					\
+		}							\
+	} while (0)
+
+static void begin(void)
+{
+	test_bad = 0;
+}
+
+static void end(const char *name)
+{
+	test_no++;
+	if (test_bad)
+		test_fail++;
+	printf("%sok %d %s\n", test_bad ? "not " : "", test_no, name);
+}
+
+static struct scen base(const char *name, u64 dur_s)
+{
+	struct scen sc = {
+		.name = name,
+		.dur_ns = dur_s * NS_PER_S,
+		.bw_kbs = 102400,		/* null_blk mbps=100 */
+		.dev_ovh_ns = 5 * NS_PER_US,
+		.window = 32,			/* raid1 RESYNC_DEPTH */
+		.sync = true,
+		.slots = 0,
+		.fg_start_ns = 0,
+		.fg_stop_ns = ~0ULL,
+	};
+
+	rt_knobs_default(&sc.knobs);
+	return sc;
+}
+
+/* sync alone on the device, KiB/s */
+static u64 dev_sync_kbs(const struct scen *sc)
+{
+	return (u64)SYNC_SECTORS / 2 * NS_PER_S / svc_ns(sc, SYNC_SECTORS / 2);
+}
+
+static void common_checks(const struct result *r)
+{
+	EXPECT(r->invariant_bad == 0, "%llu decisions broke an invariant",
+	       (unsigned long long)r->invariant_bad);
+}
+
+static void t_knobs(void)
+{
+	struct rt_knobs k;
+
+	begin();
+	rt_knobs_default(&k);
+	EXPECT(!rt_knob_check(RT_KNOB_SPEED_MIN, k.speed_min_kbs), "");
+	EXPECT(!rt_knob_check(RT_KNOB_SPEED_MAX, k.speed_max_kbs), "");
+	EXPECT(!rt_knob_check(RT_KNOB_IO_DEPTH, k.io_depth), "");
+	EXPECT(!rt_knob_check(RT_KNOB_BUSY_PCT, k.busy_pct), "");
+	EXPECT(!rt_knob_check(RT_KNOB_IDLE_MS, k.idle_ms), "");
+	EXPECT(k.speed_min_kbs == 1000 && k.speed_max_kbs == 200000, "");
+	EXPECT(!rt_knob_check(RT_KNOB_SPEED_MIN, 0), "");
+	EXPECT(!rt_knob_check(RT_KNOB_SPEED_MIN, 2147483647ULL), "");
+	EXPECT(rt_knob_check(RT_KNOB_SPEED_MIN, 2147483648ULL) == -EINVAL, "");
+	EXPECT(rt_knob_check(RT_KNOB_SPEED_MAX, 0) == -EINVAL, "");
+	EXPECT(!rt_knob_check(RT_KNOB_SPEED_MAX, 1), "");
+	EXPECT(rt_knob_check(RT_KNOB_IO_DEPTH, 0) == -EINVAL, "");
+	EXPECT(!rt_knob_check(RT_KNOB_IO_DEPTH, 1024), "");
+	EXPECT(rt_knob_check(RT_KNOB_IO_DEPTH, 1025) == -EINVAL, "");
+	EXPECT(rt_knob_check(RT_KNOB_BUSY_PCT, 0) == -EINVAL, "");
+	EXPECT(!rt_knob_check(RT_KNOB_BUSY_PCT, 100), "");
+	EXPECT(rt_knob_check(RT_KNOB_BUSY_PCT, 101) == -EINVAL, "");
+	EXPECT(rt_knob_check(RT_KNOB_IDLE_MS, 0) == -EINVAL, "");
+	EXPECT(!rt_knob_check(RT_KNOB_IDLE_MS, 10000), "");
+	EXPECT(rt_knob_check(RT_KNOB_IDLE_MS, 10001) == -EINVAL, "");
+	EXPECT(rt_knob_check(RT_KNOB_NR, 1) == -EINVAL, "");
+	EXPECT(rt_knob_check((enum rt_knob)-1, 1) == -EINVAL, "");
+	end("knob_validation");
+}
+
+static void t_idle(void)
+{
+	struct scen sc = base("idle", 3);
+	u64 spd, dev = dev_sync_kbs(&sc);
+
+	begin();
+	run(&sc, &res_a);
+	common_checks(&res_a);
+	spd = sync_kbs(&res_a, 0, sc.dur_ns);
+	printf("    # idle: sync %llu KiB/s of %llu device, waits %llu\n",
+	       (unsigned long long)spd, (unsigned long long)dev,
+	       (unsigned long long)res_a.waits);
+	EXPECT(spd * 100 >= dev * 95, "sync %llu < 95%% of %llu",
+	       (unsigned long long)spd, (unsigned long long)dev);
+	EXPECT(res_a.waits == 0, "idle array was told to wait %llu times",
+	       (unsigned long long)res_a.waits);
+	EXPECT(res_a.stats.throttled_ns == 0, "");
+	EXPECT(res_a.stats.busy_periods == 0, "");
+	end("idle_full_speed");
+}
+
+/*
+ * Foreground alone, then with sync.  Returns 0 and reports IOPS and
+ * latency ratios in percent.
+ */
+struct cmp {
+	u64 iops0, iops1, p99_0, p99_1, mean0, mean1, sync;
+	u64 share_pm;	/* device time used by sync, per mille */
+};
+
+static void fg_compare(struct scen *sc, u64 from, u64 to, struct cmp *c)
+{
+	sc->sync = false;
+	run(sc, &res_a);
+	sc->sync = true;
+	run(sc, &res_b);
+	common_checks(&res_b);
+	c->iops0 = fg_iops(&res_a, from, to);
+	c->iops1 = fg_iops(&res_b, from, to);
+	c->p99_0 = fg_lat(&res_a, from, to, 99, &c->mean0);
+	c->p99_1 = fg_lat(&res_b, from, to, 99, &c->mean1);
+	c->sync = sync_kbs(&res_b, from, to);
+	c->share_pm = c->sync * 1000 / dev_sync_kbs(sc);
+	printf("    # %s: fg %llu -> %llu IOPS (%llu%%), mean %llu -> %llu us, p99 %llu -> %llu us, sync %llu KiB/s (%llu.%llu%% of device)\n",
+	       sc->name, (unsigned long long)c->iops0,
+	       (unsigned long long)c->iops1,
+	       (unsigned long long)(c->iops1 * 100 / (c->iops0 ? c->iops0 : 1)),
+	       (unsigned long long)(c->mean0 / NS_PER_US),
+	       (unsigned long long)(c->mean1 / NS_PER_US),
+	       (unsigned long long)(c->p99_0 / NS_PER_US),
+	       (unsigned long long)(c->p99_1 / NS_PER_US),
+	       (unsigned long long)c->sync,
+	       (unsigned long long)(c->share_pm / 10),
+	       (unsigned long long)(c->share_pm % 10));
+}
+
+static void t_qd1(void)
+{
+	struct scen sc = base("qd1_randread", 5);
+	struct cmp c;
+	u64 sync_svc;
+
+	begin();
+	sc.slots = 1;
+	sc.host_ns = 270 * NS_PER_US;	/* ~3200 IOPS idle, as in the VM */
+	fg_compare(&sc, NS_PER_S, sc.dur_ns, &c);
+	sync_svc = svc_ns(&sc, SYNC_SECTORS / 2);
+	EXPECT(c.iops1 * 100 >= c.iops0 * 90, "IOPS below 90%% of idle");
+	EXPECT(c.mean1 * 100 <= c.mean0 * 110, "mean latency above 110%%");
+	/* a foreground IO never queues behind more than io_depth requests */
+	EXPECT(c.p99_1 <= c.p99_0 + sc.knobs.io_depth * sync_svc,
+	       "p99 above idle + io_depth sync requests");
+	EXPECT(c.sync >= sc.knobs.speed_min_kbs, "floor not kept");
+	EXPECT(c.share_pm <= (u64)sc.knobs.busy_pct * 10 + 15,
+	       "sync used more than busy_pct of the device");
+	EXPECT(res_b.stats.mode_ns[RT_MODE_IDLE] < 50 * NS_PER_MS,
+	       "QD1 gaps taken for idle: %llu ms idle",
+	       (unsigned long long)(res_b.stats.mode_ns[RT_MODE_IDLE] /
+				    NS_PER_MS));
+	{
+		u64 i, total = 0;
+
+		for (i = 0; i < SIM_BUCKETS; i++)
+			total += res_b.fg_done[i];
+		EXPECT(res_b.stats.fg_ios <= total &&
+		       res_b.stats.fg_ios + 200 >= total, "fg_ios %llu of %llu",
+		       (unsigned long long)res_b.stats.fg_ios,
+		       (unsigned long long)total);
+	}
+	EXPECT(res_b.stats.throttled_ns > 3 * NS_PER_S, "throttled %llu ms",
+	       (unsigned long long)(res_b.stats.throttled_ns / NS_PER_MS));
+	EXPECT(res_b.stats.mode_ns[RT_MODE_PACED] > 4 * NS_PER_S, "");
+	EXPECT(res_b.stats.fg_busy_ns > 4 * NS_PER_S, "");
+	EXPECT(res_b.stats.busy_periods == 1, "");
+	EXPECT(res_b.stats.speed_kbs >= 1000 && res_b.stats.speed_kbs < 10000,
+	       "speed_kbs %u", res_b.stats.speed_kbs);
+	end("qd1_randread");
+}
+
+static void t_qd1_think(void)
+{
+	struct scen sc = base("qd1_think_2ms", 4);
+	struct cmp c;
+
+	begin();
+	sc.slots = 1;
+	sc.host_ns = 2 * NS_PER_MS;	/* slow reader: long gaps */
+	fg_compare(&sc, 500 * NS_PER_MS, sc.dur_ns, &c);
+	EXPECT(c.iops1 * 100 >= c.iops0 * 95, "IOPS below 95%% of idle");
+	EXPECT(res_b.stats.busy_periods == 1,
+	       "flipped to idle between IOs: %llu busy periods",
+	       (unsigned long long)res_b.stats.busy_periods);
+	end("qd1_holdoff");
+}
+
+static void t_qd64(void)
+{
+	struct scen sc = base("qd16x4_randread", 5);
+	struct cmp c;
+	u64 s;
+
+	begin();
+	sc.slots = 64;
+	sc.knobs.speed_min_kbs = 5000;
+	fg_compare(&sc, NS_PER_S, sc.dur_ns, &c);
+	EXPECT(c.iops1 * 100 >= c.iops0 * 90, "IOPS below 90%% of idle");
+	for (s = 1; s < 5; s++) {
+		u64 k = sync_kbs(&res_b, s * NS_PER_S, (s + 1) * NS_PER_S);
+
+		EXPECT(k >= 5000, "second %llu: sync %llu KiB/s < floor",
+		       (unsigned long long)s, (unsigned long long)k);
+	}
+	end("qd16x4_randread_floor");
+}
+
+static void t_floor_heavy(void)
+{
+	struct scen sc = base("floor_20000", 5);
+	u64 s;
+
+	begin();
+	sc.slots = 64;
+	sc.knobs.speed_min_kbs = 20000;
+	run(&sc, &res_b);
+	common_checks(&res_b);
+	for (s = 1; s < 5; s++) {
+		u64 k = sync_kbs(&res_b, s * NS_PER_S, (s + 1) * NS_PER_S);
+
+		printf("    # floor 20000: second %llu sync %llu KiB/s\n",
+		       (unsigned long long)s, (unsigned long long)k);
+		EXPECT(k >= 20000 && k <= 24000,
+		       "second %llu: sync %llu KiB/s not at the floor",
+		       (unsigned long long)s, (unsigned long long)k);
+	}
+	EXPECT(res_b.stats.mode_ns[RT_MODE_FLOOR] > 0, "");
+	end("floor_kept_heavy_fg");
+}
+
+static void t_ceiling(bool no_inflight_sectors)
+{
+	struct scen sc = base("ceiling", 5);
+	u64 s, lim = no_inflight_sectors ? 115 : 105;
+
+	begin();
+	sc.knobs.speed_max_kbs = 20000;
+	sc.knobs.speed_min_kbs = 0;
+	sc.no_inflight_sectors = no_inflight_sectors;
+	run(&sc, &res_b);
+	common_checks(&res_b);
+	for (s = 0; s < 5; s++) {
+		u64 k = sync_kbs(&res_b, s * NS_PER_S, (s + 1) * NS_PER_S);
+
+		EXPECT(k * 100 <= 20000 * lim && k * 100 >= 20000 * 90,
+		       "second %llu: sync %llu KiB/s vs max 20000",
+		       (unsigned long long)s, (unsigned long long)k);
+	}
+	printf("    # ceiling 20000%s: %llu KiB/s over 5 s\n",
+	       no_inflight_sectors ? " (completions only)" : "",
+	       (unsigned long long)sync_kbs(&res_b, 0, sc.dur_ns));
+	end(no_inflight_sectors ? "ceiling_completions_only" : "ceiling");
+}
+
+static void t_min_over_max(void)
+{
+	struct scen sc = base("min_over_max", 4);
+	u64 k;
+
+	begin();
+	sc.slots = 64;
+	sc.knobs.speed_max_kbs = 2000;
+	sc.knobs.speed_min_kbs = 8000;
+	run(&sc, &res_b);
+	common_checks(&res_b);
+	k = sync_kbs(&res_b, NS_PER_S, sc.dur_ns);
+	EXPECT(k >= 8000, "floor must win over ceiling: %llu KiB/s",
+	       (unsigned long long)k);
+	end("floor_wins_over_ceiling");
+}
+
+/* First ms >= @from where @pred holds for the bucket, or ~0. */
+static u64 first_full(const struct result *r, u64 from, u64 to, bool want)
+{
+	u64 i;
+
+	for (i = from / NS_PER_MS; i < to / NS_PER_MS; i++)
+		if (!!r->full[i] == want)
+			return i * NS_PER_MS - from;
+	return ~0ULL;
+}
+
+static u64 first_depth_le(const struct result *r, u64 from, u64 to, u32 dep)
+{
+	u64 i;
+
+	for (i = from / NS_PER_MS; i < to / NS_PER_MS; i++)
+		if (r->sync_depth[i] <= dep && !r->full[i])
+			return i * NS_PER_MS - from;
+	return ~0ULL;
+}
+
+static void t_bursts(void)
+{
+	struct scen sc = base("bursts", 4);
+	u64 p, worst_on = 0, worst_off = 0;
+
+	begin();
+	sc.slots = 1;
+	sc.host_ns = 270 * NS_PER_US;
+	sc.on_ns = 100 * NS_PER_MS;
+	sc.off_ns = 300 * NS_PER_MS;
+	sc.fg_start_ns = 200 * NS_PER_MS;
+	sc.fg_stop_ns = sc.dur_ns;
+	run(&sc, &res_b);
+	common_checks(&res_b);
+	for (p = sc.fg_start_ns; p + 400 * NS_PER_MS <= sc.dur_ns;
+	     p += 400 * NS_PER_MS) {
+		u64 on = first_depth_le(&res_b, p, p + 100 * NS_PER_MS,
+					sc.knobs.io_depth);
+		u64 off = first_full(&res_b, p + 100 * NS_PER_MS,
+				     p + 400 * NS_PER_MS, true);
+
+		if (on > worst_on)
+			worst_on = on;
+		if (off > worst_off)
+			worst_off = off;
+	}
+	printf("    # bursts: throttled within %llu ms of fg start, full speed within %llu ms of fg stop\n",
+	       (unsigned long long)(worst_on / NS_PER_MS),
+	       (unsigned long long)(worst_off / NS_PER_MS));
+	EXPECT(worst_on <= 100 * NS_PER_MS, "slow to throttle");
+	EXPECT(worst_off <= 100 * NS_PER_MS, "slow to resume full speed");
+	EXPECT(res_b.stats.busy_periods == 10, "%llu busy periods",
+	       (unsigned long long)res_b.stats.busy_periods);
+	end("bursts_100on_300off");
+}
+
+static void t_stop(void)
+{
+	struct scen sc = base("fg_stop", 4);
+	u64 stop = 2 * NS_PER_S, full, k, dev = dev_sync_kbs(&sc);
+
+	begin();
+	sc.slots = 1;
+	sc.host_ns = 270 * NS_PER_US;
+	sc.fg_stop_ns = stop;
+	run(&sc, &res_b);
+	common_checks(&res_b);
+	full = first_full(&res_b, stop, sc.dur_ns, true);
+	k = sync_kbs(&res_b, stop + 200 * NS_PER_MS, stop + NS_PER_S);
+	printf("    # stop: full speed %llu ms after fg stop, then %llu KiB/s (%llu%% of device)\n",
+	       (unsigned long long)(full / NS_PER_MS), (unsigned long long)k,
+	       (unsigned long long)(k * 100 / dev));
+	EXPECT(full <= 100 * NS_PER_MS, "full speed only after %llu ms",
+	       (unsigned long long)(full / NS_PER_MS));
+	EXPECT(k * 100 >= dev * 90, "below 90%% of idle speed within 1 s");
+	EXPECT(first_full(&res_b, stop + full, sc.dur_ns, false) == ~0ULL,
+	       "throttled again without foreground");
+	end("fg_stop_full_speed");
+}
+
+static void t_depth(void)
+{
+	struct scen sc = base("io_depth_4", 4);
+	u64 i, max = 0;
+
+	begin();
+	sc.slots = 64;
+	sc.knobs.io_depth = 4;
+	sc.knobs.busy_pct = 20;
+	sc.knobs.speed_min_kbs = 0;
+	run(&sc, &res_b);
+	common_checks(&res_b);
+	for (i = 500; i < sc.dur_ns / NS_PER_MS; i++)
+		if (res_b.sync_depth[i] > max)
+			max = res_b.sync_depth[i];
+	EXPECT(max <= 4 && max >= 2, "sync depth %llu under load",
+	       (unsigned long long)max);
+	end("io_depth_respected");
+}
+
+static u64 rnd(u64 *seed)
+{
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 7;
+	*seed ^= *seed << 17;
+	return *seed;
+}
+
+/* Random samples, including insane ones: invariants and sanitizers. */
+static void t_fuzz(void)
+{
+	struct resync_throttle rt;
+	struct rt_sample s = { 0 };
+	struct rt_decision d;
+	struct rt_knobs k;
+	u64 seed = 88172645463325252ULL;
+	int i, bad = 0;
+
+	begin();
+	rt_init(&rt, &s);
+	for (i = 0; i < 2000000; i++) {
+		u64 r = rnd(&seed);
+
+		if (!(i % 1000)) {
+			k.speed_min_kbs = (u32)rnd(&seed);
+			k.speed_max_kbs = (u32)rnd(&seed);
+			k.speed_max_kbs >>= rnd(&seed) % 32;
+			k.io_depth = (u32)rnd(&seed) % 2000;
+			k.busy_pct = (u32)rnd(&seed) % 130;
+			k.idle_ms = (u32)rnd(&seed) % 20000;
+		}
+		s.now_ns += r % 8 == 0 ? rnd(&seed) % (4 * NS_PER_S) : rnd(&seed) % 100000;
+		if (r & 16)
+			s.fg_completed += rnd(&seed) % 4;
+		s.fg_inflight = (r & 32) ? (u32)rnd(&seed) % 70 : 0;
+		s.sync_inflight = (r & 64) ? (u32)rnd(&seed) % 40 : 0;
+		s.sync_done_sectors += (r & 128) ? rnd(&seed) % 100000 : 0;
+		if (!(rnd(&seed) % 100000))
+			s.sync_done_sectors += rnd(&seed) >> 2;
+		s.sync_inflight_sectors = (r & 256) ?
+			rnd(&seed) % 2000000 : 0;
+		policy(&rt, &k, &s, &d);
+		if (d.wait_ns > RT_WAIT_MAX_NS || !d.max_inflight ||
+		    d.mode >= RT_MODE_NR ||
+		    (!d.wait_ns && !s.sync_inflight &&
+		     d.max_inflight <= s.sync_inflight))
+			bad++;
+	}
+	EXPECT(bad == 0, "%d invariant violations", bad);
+	end("fuzz_invariants");
+}
+
+/* A pure function: the same inputs give the same decisions. */
+static void t_deterministic(void)
+{
+	struct scen sc = base("deterministic", 2);
+	struct rt_stats a;
+
+	begin();
+	sc.slots = 4;
+	sc.host_ns = 100 * NS_PER_US;
+	sc.on_ns = 70 * NS_PER_MS;
+	sc.off_ns = 130 * NS_PER_MS;
+	run(&sc, &res_a);
+	a = res_a.stats;
+	run(&sc, &res_b);
+	EXPECT(!memcmp(&a, &res_b.stats, sizeof(a)), "stats differ");
+	EXPECT(a.samples == res_b.decisions, "");
+	end("deterministic");
+}
+
+int main(void)
+{
+	printf("KTAP version 1\n1..14\n");
+	t_knobs();
+	t_idle();
+	t_qd1();
+	t_qd1_think();
+	t_qd64();
+	t_floor_heavy();
+	t_ceiling(false);
+	t_ceiling(true);
+	t_min_over_max();
+	t_bursts();
+	t_stop();
+	t_depth();
+	t_fuzz();
+	t_deterministic();
+	free(res_a.lat);
+	free(res_a.lat_at);
+	free(res_b.lat);
+	free(res_b.lat_at);
+	printf("# rt_scenarios: %d/%d passed\n", test_no - test_fail, test_no);
+	return test_fail ? 1 : 0;
+}
