@@ -508,24 +508,36 @@ static void r1_write_request(struct r1conf *conf, struct bio *bio)
 		r1_write_done(r1);
 }
 
-static void raid1_make_request(struct mddev *mddev, struct bio *bio)
+static void r1_handle_bio(struct r1conf *conf, struct bio *bio)
 {
-	struct r1conf *conf = mddev->private;
-	sector_t sector = bio->bi_iter.bi_sector;
-	sector_t room = r1_to_bucket_end(sector);
-
-	if (bio_sectors(bio) > room) {
-		struct bio *split = bio_split(bio, room, GFP_NOIO,
-					      &conf->split_bs);
-
-		bio_chain(split, bio);
-		submit_bio_noacct(bio);
-		bio = split;
-	}
 	if (op_is_write(bio_op(bio)))
 		r1_write_request(conf, bio);
 	else
 		r1_read_request(conf, bio);
+}
+
+/*
+ * Pieces are handled here rather than resubmitted: a resubmitted
+ * remainder would re-enter the core, which may hold it while suspending
+ * and then wait forever for the parent.  Waiting on a later piece's
+ * bucket is safe: nothing that holds that barrier waits for earlier
+ * pieces, and the core quiesces only once no array bio is in flight.
+ */
+static void raid1_make_request(struct mddev *mddev, struct bio *bio)
+{
+	struct r1conf *conf = mddev->private;
+
+	for (;;) {
+		sector_t room = r1_to_bucket_end(bio->bi_iter.bi_sector);
+		struct bio *split;
+
+		if (bio_sectors(bio) <= room)
+			break;
+		split = bio_split(bio, room, GFP_NOIO, &conf->split_bs);
+		bio_chain(split, bio);
+		r1_handle_bio(conf, split);
+	}
+	r1_handle_bio(conf, bio);
 }
 
 /* ---- the retry worker ----------------------------------------------- */
@@ -1308,11 +1320,13 @@ static int raid1_run(struct mddev *mddev)
 			   r1sync_pool_alloc, r1sync_pool_free, conf);
 	if (ret)
 		goto exit_r1bio_pool;
+	/* rescuers: both are allocated from inside submit_bio */
 	ret = bioset_init(&conf->clone_bs, BIO_POOL_SIZE,
-			  offsetof(struct r1clone, bio), 0);
+			  offsetof(struct r1clone, bio), BIOSET_NEED_RESCUER);
 	if (ret)
 		goto exit_sync_pool;
-	ret = bioset_init(&conf->split_bs, BIO_POOL_SIZE, 0, 0);
+	ret = bioset_init(&conf->split_bs, BIO_POOL_SIZE, 0,
+			  BIOSET_NEED_RESCUER);
 	if (ret)
 		goto exit_clone_bs;
 	ret = -ENOMEM;
