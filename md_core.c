@@ -1,48 +1,1503 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * md core skeleton: claims block major 9 ("md") and /proc/mdstat so that
- * the harness can tell this stack from in-tree md.  The real core
- * replaces this file.
+ * md core: arrays as block devices on major 9, their life cycle, the
+ * bio entry, safe mode, member failure, /proc/mdstat and the md thread.
+ *
+ * Design.
+ *  - An mddev (wrapped in struct md_core) is created by opening
+ *    /dev/mdN (block probe) or by writing "mdN" to the new_array module
+ *    parameter, and lives until the module is unloaded: stopping an
+ *    array clears it but keeps the empty gendisk, so nothing is torn
+ *    down while a racing open or sysfs reader could still see it.
+ *  - Every configuration change runs under reconfig_mutex.  IO never
+ *    takes it: it sees mddev->pers through READ_ONCE and is fenced off
+ *    by an IO gate (fg_inflight/suspended) before the personality goes.
+ *  - The md thread does the array's housekeeping.  It never sleeps on
+ *    reconfig_mutex (trylock; mddev_unlock() wakes it to redo missed
+ *    work) but it always writes superblocks (serialised by sb_mutex), so
+ *    a writer waiting in md_write_start() for "dirty" to be durable
+ *    cannot deadlock against a reconfiguration waiting for IO to drain.
+ *  - Safe mode: writers are counted by writes_pending; marking clean is
+ *    wp_try_close() under mddev->lock, marking dirty is the failed
+ *    wp_start() setting in_sync = 0 under the same lock, so the two
+ *    decisions are ordered and "clean" never hides a write.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/ctype.h>
+#include <linux/delay.h>
+#include <linux/hdreg.h>
+#include <linux/kthread.h>
+#include <linux/poll.h>
 #include <linux/proc_fs.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
 
-#define MD_MAJOR_NR 9
+#include "md_core.h"
 
-static int mdstat_show(struct seq_file *m, void *v)
+#define MD_MAX_UNIT		(1 << MINORBITS)
+#define MD_PROBE_MAX_MINOR	512
+#define MD_RDEV_FMODE		(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
+
+/* /proc/sys/dev/raid; read with READ_ONCE */
+int md_speed_limit_min = 1000;
+int md_speed_limit_max = 200000;
+
+struct workqueue_struct *md_misc_wq;
+
+/* Registered personalities; md_pers_lock. */
+DEFINE_SPINLOCK(md_pers_lock);
+LIST_HEAD(md_pers_list);
+
+/* All arrays; all_mddevs_mutex (creation sleeps). */
+static LIST_HEAD(all_mddevs);
+static DEFINE_MUTEX(all_mddevs_mutex);
+
+static struct bio_set md_clone_set;
+static struct ctl_table_header *md_sysctl_header;
+
+/* /proc/mdstat poll: bumped on every array event */
+static atomic_t md_event_count;
+static DECLARE_WAIT_QUEUE_HEAD(md_event_waiters);
+
+/* The clone of each array bio; front pad of md_clone_set. */
+struct md_clone {
+	struct mddev *mddev;
+	struct bio *orig;
+	unsigned long start;
+	struct bio bio;
+};
+
+void md_new_event(void)
 {
-	seq_puts(m, "Personalities : \nunused devices: <none>\n");
+	atomic_inc(&md_event_count);
+	wake_up(&md_event_waiters);
+}
+
+int mddev_lock(struct mddev *mddev)
+{
+	return mutex_lock_interruptible(&mddev->reconfig_mutex);
+}
+
+/* Work the md thread skipped while we held the lock gets redone. */
+void mddev_unlock(struct mddev *mddev)
+{
+	mutex_unlock(&mddev->reconfig_mutex);
+	md_wakeup_thread(mddev);
+}
+
+void md_wakeup_thread(struct mddev *mddev)
+{
+	set_bit(0, &mddev->thread_flags);
+	wake_up(&mddev->thread_wq);
+}
+EXPORT_SYMBOL_GPL(md_wakeup_thread);
+
+const char *md_level_name(int level)
+{
+	switch (level) {
+	case LEVEL_LINEAR:	return "linear";
+	case 0:			return "raid0";
+	case 1:			return "raid1";
+	case 4:			return "raid4";
+	case 5:			return "raid5";
+	case 6:			return "raid6";
+	case 10:		return "raid10";
+	default:		return NULL;
+	}
+}
+
+int md_level_from_name(const char *name, int *level)
+{
+	static const int levels[] = { LEVEL_LINEAR, 0, 1, 4, 5, 6, 10 };
+	int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		if (sysfs_streq(name, md_level_name(levels[i]))) {
+			*level = levels[i];
+			return 0;
+		}
+	}
+	if (kstrtoint(name, 10, &n))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		if (levels[i] == n) {
+			*level = n;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* ---------------------------------------------------------------- */
+/* Personalities */
+
+int md_register_personality(struct md_personality *p)
+{
+	spin_lock(&md_pers_lock);
+	list_add_tail(&p->list, &md_pers_list);
+	spin_unlock(&md_pers_lock);
+	pr_info("md: %s personality registered for level %d\n",
+		p->name, p->level);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(md_register_personality);
+
+void md_unregister_personality(struct md_personality *p)
+{
+	spin_lock(&md_pers_lock);
+	list_del_init(&p->list);
+	spin_unlock(&md_pers_lock);
+	pr_info("md: %s personality unregistered\n", p->name);
+}
+EXPORT_SYMBOL_GPL(md_unregister_personality);
+
+static struct md_personality *md_find_pers(int level)
+{
+	struct md_personality *p, *found = NULL;
+
+	spin_lock(&md_pers_lock);
+	list_for_each_entry(p, &md_pers_list, list) {
+		if (p->level == level && try_module_get(p->owner)) {
+			found = p;
+			break;
+		}
+	}
+	spin_unlock(&md_pers_lock);
+	return found;
+}
+
+static struct md_personality *md_get_pers(int level)
+{
+	struct md_personality *p = md_find_pers(level);
+
+	if (!p && level != LEVEL_NONE) {
+		request_module("md-level-%d", level);
+		p = md_find_pers(level);
+	}
+	return p;
+}
+
+/* ---------------------------------------------------------------- */
+/* IO gate and the bio entry */
+
+static void md_fg_put(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+
+	/* wq_has_sleeper() has the barrier pairing with md_suspend()'s wait */
+	if (atomic_dec_and_test(&mddev->fg_inflight) &&
+	    wq_has_sleeper(&core->suspend_wq))
+		wake_up_all(&core->suspend_wq);
+}
+
+/* Stop new IO and wait for array IO in flight, then quiesce pers. */
+static void md_suspend(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	WRITE_ONCE(core->suspended, 1);
+	/* pairs with smp_mb__after_atomic() in md_submit_bio() */
+	smp_mb();
+	wait_event(core->suspend_wq, atomic_read(&mddev->fg_inflight) == 0);
+	if (mddev->pers && mddev->pers->quiesce)
+		mddev->pers->quiesce(mddev, 1);
+}
+
+static void md_resume(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->pers && mddev->pers->quiesce)
+		mddev->pers->quiesce(mddev, 0);
+	WRITE_ONCE(core->suspended, 0);
+	wake_up_all(&core->suspend_wq);
+}
+
+/* read-auto: the first write makes the array read-write. */
+static void md_enter_rw(struct mddev *mddev)
+{
+	bool changed = false;
+
+	spin_lock_irq(&mddev->lock);
+	if (mddev->ro == 2) {
+		mddev->ro = 0;
+		changed = true;
+	}
+	spin_unlock_irq(&mddev->lock);
+	if (changed) {
+		set_bit(MDR_NEEDED, &mddev->recovery);
+		md_wakeup_thread(mddev);
+		md_notify(mddev->sysfs_state);
+	}
+}
+
+static void md_clone_endio(struct bio *clone)
+{
+	struct md_clone *mc = container_of(clone, struct md_clone, bio);
+	struct mddev *mddev = mc->mddev;
+	struct bio *orig = mc->orig;
+
+	if (clone->bi_status && !orig->bi_status)
+		orig->bi_status = clone->bi_status;
+	bio_end_io_acct(orig, mc->start);
+	bio_put(clone);
+	bio_endio(orig);
+
+	atomic64_inc(&mddev->fg_completed);
+	if (test_bit(MDR_RUNNING, &mddev->recovery)) {
+		atomic_inc(&to_core(mddev)->sync_seq);
+		if (wq_has_sleeper(&mddev->sync_wait))
+			wake_up(&mddev->sync_wait);
+	}
+	md_fg_put(mddev);
+}
+
+static void md_submit_bio(struct bio *bio)
+{
+	struct mddev *mddev = bio->bi_bdev->bd_disk->private_data;
+	struct md_core *core = to_core(mddev);
+	struct md_personality *pers;
+	struct md_clone *mc;
+	struct bio *clone;
+
+	bio = bio_split_to_limits(bio);
+	if (!bio)
+		return;
+
+	for (;;) {
+		atomic_inc(&mddev->fg_inflight);
+		/* pairs with smp_mb() in md_suspend() */
+		smp_mb__after_atomic();
+		if (!READ_ONCE(core->suspended))
+			break;
+		md_fg_put(mddev);
+		wait_event(core->suspend_wq, !READ_ONCE(core->suspended));
+	}
+
+	pers = READ_ONCE(mddev->pers);
+	if (!pers) {
+		bio_io_error(bio);
+		goto put;
+	}
+	if (op_is_write(bio_op(bio))) {
+		if (READ_ONCE(mddev->ro) == 1) {
+			if (bio_sectors(bio))
+				bio_io_error(bio);
+			else
+				bio_endio(bio);
+			goto put;
+		}
+		if (READ_ONCE(mddev->ro) == 2)
+			md_enter_rw(mddev);
+	}
+
+	clone = bio_alloc_clone(bio->bi_bdev, bio, GFP_NOIO, &md_clone_set);
+	mc = container_of(clone, struct md_clone, bio);
+	mc->mddev = mddev;
+	mc->orig = bio;
+	mc->start = bio_start_io_acct(bio);
+	clone->bi_end_io = md_clone_endio;
+	clone->bi_private = NULL;
+	/* fg_inflight is dropped by md_clone_endio() */
+	pers->make_request(mddev, clone);
+	return;
+put:
+	md_fg_put(mddev);
+}
+
+/* ---------------------------------------------------------------- */
+/* Superblock updates, safe mode */
+
+void md_update_sb(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+
+	mutex_lock(&core->sb_mutex);
+	if (mddev->pers && mddev->persistent)
+		md_super_write_all(mddev);
+	mutex_unlock(&core->sb_mutex);
+	md_notify(mddev->sysfs_state);
+}
+
+void md_write_start(struct mddev *mddev, struct bio *bio)
+{
+	struct md_core *core = to_core(mddev);
+	bool marked;
+	u64 t0 = 0, dt;
+
+	if (bio_data_dir(bio) != WRITE)
+		return;
+	if (READ_ONCE(mddev->ro) == 2)
+		md_enter_rw(mddev);
+	if (test_bit(MDC_SAFEMODE_FIRED, &core->core_flags))
+		clear_bit(MDC_SAFEMODE_FIRED, &core->core_flags);
+
+	while (!wp_start(&mddev->wp)) {
+		if (!t0)
+			t0 = ktime_get_ns();
+		marked = false;
+		spin_lock_irq(&mddev->lock);
+		if (mddev->in_sync) {
+			/* closed and clean: go dirty, durably, first */
+			mddev->in_sync = 0;
+			set_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
+			set_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags);
+			core->dirty_transitions++;
+			marked = true;
+		} else if (!test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags)) {
+			/*
+			 * "dirty" is on disk; the clean check cannot close
+			 * the counter again before it sees in_sync == 0 under
+			 * this lock, so reopening here is safe.
+			 */
+			wp_open(&mddev->wp);
+			spin_unlock_irq(&mddev->lock);
+			continue;
+		}
+		spin_unlock_irq(&mddev->lock);
+		if (marked)
+			md_notify(mddev->sysfs_state);
+		md_wakeup_thread(mddev);
+		wait_event(mddev->sb_wait,
+			   !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags));
+	}
+	if (t0) {
+		dt = ktime_get_ns() - t0;
+		spin_lock_irq(&mddev->lock);
+		core->write_wait_ns_total += dt;
+		if (dt > core->write_wait_ns_max)
+			core->write_wait_ns_max = dt;
+		spin_unlock_irq(&mddev->lock);
+	}
+}
+EXPORT_SYMBOL_GPL(md_write_start);
+
+void md_write_end(struct mddev *mddev)
+{
+	unsigned int delay;
+
+	if (wp_end(&mddev->wp)) {
+		delay = READ_ONCE(mddev->safe_mode_delay);
+		if (delay)
+			mod_timer(&mddev->safe_mode_timer, jiffies + delay);
+	}
+}
+EXPORT_SYMBOL_GPL(md_write_end);
+
+static void md_safe_mode_timeout(struct timer_list *t)
+{
+	struct mddev *mddev = from_timer(mddev, t, safe_mode_timer);
+
+	set_bit(MDC_SAFEMODE_FIRED, &to_core(mddev)->core_flags);
+	md_wakeup_thread(mddev);
+}
+
+/* md thread: mark the array clean if no write is in flight. */
+static void md_clean_check(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	bool marked = false;
+	u64 t0, dt;
+
+	if (READ_ONCE(mddev->ro) || !READ_ONCE(mddev->safe_mode_delay))
+		return;
+	t0 = ktime_get_ns();
+	spin_lock_irq(&mddev->lock);
+	if (!mddev->in_sync &&
+	    !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags) &&
+	    wp_try_close(&mddev->wp)) {
+		mddev->in_sync = 1;
+		set_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
+		marked = true;
+	}
+	dt = ktime_get_ns() - t0;
+	core->clean_check_ns_total += dt;
+	if (dt > core->clean_check_ns_max)
+		core->clean_check_ns_max = dt;
+	spin_unlock_irq(&mddev->lock);
+	if (marked)
+		md_notify(mddev->sysfs_state);
+}
+
+/*
+ * Mark clean now (stop, readonly, array_state=clean).  -EBUSY if writes
+ * are in flight.  Caller holds reconfig_mutex.
+ */
+int md_mark_clean(struct mddev *mddev)
+{
+	int err = 0;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers || mddev->ro)
+		return 0;
+	spin_lock_irq(&mddev->lock);
+	if (!mddev->in_sync) {
+		if (wp_try_close(&mddev->wp)) {
+			mddev->in_sync = 1;
+			set_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
+		} else {
+			err = -EBUSY;
+		}
+	}
+	spin_unlock_irq(&mddev->lock);
+	if (!err)
+		md_update_sb(mddev);
+	return err;
+}
+
+/* ---------------------------------------------------------------- */
+/* Member failure and sync accounting (any context) */
+
+void md_error(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct md_personality *pers = READ_ONCE(mddev->pers);
+
+	if (!rdev || !pers || !pers->error_handler ||
+	    test_bit(RD_FAULTY, &rdev->flags))
+		return;
+	pers->error_handler(mddev, rdev);
+	if (!test_bit(RD_FAULTY, &rdev->flags))
+		return;		/* last working member: kept */
+	pr_crit("md/%s: %pg failed, %d member(s) missing or failed\n",
+		mdname(mddev), rdev->bdev, READ_ONCE(mddev->degraded));
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	if (test_bit(MDR_RUNNING, &mddev->recovery)) {
+		set_bit(MDR_INTR, &mddev->recovery);
+		wake_up(&mddev->sync_wait);
+	}
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_notify(rdev->sysfs_state);
+	md_new_event();
+}
+EXPORT_SYMBOL_GPL(md_error);
+
+void md_done_sync(struct mddev *mddev, int sectors, bool ok)
+{
+	struct md_core *core = to_core(mddev);
+
+	atomic64_add(sectors, &core->sync_done);
+	atomic_sub(sectors, &mddev->sync_active);
+	atomic_dec(&core->sync_reqs);
+	if (!ok) {
+		WRITE_ONCE(core->sync_error, true);
+		set_bit(MDR_INTR, &mddev->recovery);
+		md_wakeup_thread(mddev);
+	}
+	atomic_inc(&core->sync_seq);
+	wake_up(&mddev->sync_wait);
+}
+EXPORT_SYMBOL_GPL(md_done_sync);
+
+/* ---------------------------------------------------------------- */
+/* The md thread */
+
+static void md_thread_work(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	int degraded;
+
+	if (test_and_clear_bit(MDC_SAFEMODE_FIRED, &core->core_flags))
+		md_clean_check(mddev);
+	if (test_and_clear_bit(MDC_CHECKPOINT, &core->core_flags) ||
+	    (READ_ONCE(mddev->sb_flags) & (BIT(MD_SB_CHANGE_DEVS) |
+					    BIT(MD_SB_CHANGE_CLEAN) |
+					    BIT(MD_SB_CHANGE_PENDING))))
+		md_update_sb(mddev);
+
+	md_check_recovery(mddev);
+
+	degraded = READ_ONCE(mddev->degraded);
+	if (degraded != core->notified_degraded) {
+		core->notified_degraded = degraded;
+		md_notify(mddev->sysfs_degraded);
+	}
+}
+
+static int md_thread_fn(void *arg)
+{
+	struct mddev *mddev = arg;
+	struct md_core *core = to_core(mddev);
+	long timeout;
+
+	while (!kthread_should_stop()) {
+		timeout = test_bit(MDC_RETRY, &core->core_flags) ?
+			  HZ / 10 : MAX_SCHEDULE_TIMEOUT;
+		wait_event_interruptible_timeout(mddev->thread_wq,
+			test_bit(0, &mddev->thread_flags) ||
+			kthread_should_stop(), timeout);
+		clear_bit(0, &mddev->thread_flags);
+		if (kthread_should_stop())
+			break;
+		md_thread_work(mddev);
+		if (mddev->pers->daemon)
+			mddev->pers->daemon(mddev);
+	}
 	return 0;
 }
 
-static int __init md_init(void)
-{
-	int ret;
+/* ---------------------------------------------------------------- */
+/* Members */
 
-	ret = register_blkdev(MD_MAJOR_NR, "md");
-	if (ret)
-		return ret;
-	if (!proc_create_single("mdstat", 0444, NULL, mdstat_show)) {
-		ret = -ENOMEM;
-		goto unregister_blkdev;
+struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev)
+{
+	struct md_rdev *rdev;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	rdev_for_each(rdev, mddev)
+		if (rdev->dev == dev)
+			return rdev;
+	return NULL;
+}
+
+void md_rdev_link_slot(struct md_rdev *rdev)
+{
+	char nm[20];
+
+	if (rdev->raid_disk < 0 || !rdev->mddev)
+		return;
+	snprintf(nm, sizeof(nm), "rd%d", rdev->raid_disk);
+	sysfs_remove_link(&rdev->mddev->kobj, nm);
+	if (sysfs_create_link(&rdev->mddev->kobj, &rdev->kobj, nm))
+		pr_warn("md: %s: cannot create %s link\n",
+			mdname(rdev->mddev), nm);
+}
+
+void md_rdev_unlink_slot(struct md_rdev *rdev)
+{
+	char nm[20];
+
+	if (rdev->raid_disk < 0 || !rdev->mddev)
+		return;
+	snprintf(nm, sizeof(nm), "rd%d", rdev->raid_disk);
+	sysfs_remove_link(&rdev->mddev->kobj, nm);
+}
+
+static void md_rdev_del_work(struct work_struct *ws)
+{
+	struct md_core_rdev *cr = container_of(ws, struct md_core_rdev,
+					       del_work);
+
+	if (cr->kobj_added)
+		kobject_del(&cr->rdev.kobj);
+	kobject_put(&cr->rdev.kobj);
+}
+
+/* Open @dev exclusively and read its superblock. */
+static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev)
+{
+	struct md_core_rdev *cr;
+	struct md_rdev *rdev;
+	struct block_device *bdev;
+	int err;
+
+	cr = kzalloc(sizeof(*cr), GFP_KERNEL);
+	if (!cr)
+		return ERR_PTR(-ENOMEM);
+	rdev = &cr->rdev;
+	INIT_LIST_HEAD(&rdev->same_set);
+	INIT_WORK(&cr->del_work, md_rdev_del_work);
+	kobject_init(&rdev->kobj, &md_rdev_ktype);
+	rdev->dev = dev;
+	rdev->raid_disk = -1;
+	rdev->saved_raid_disk = -1;
+	rdev->desc_nr = -1;
+	atomic_set(&rdev->nr_pending, 0);
+	atomic_set(&rdev->read_errors, 0);
+	atomic_set(&rdev->errors, 0);
+
+	bdev = blkdev_get_by_dev(dev, MD_RDEV_FMODE, rdev);
+	if (IS_ERR(bdev)) {
+		err = PTR_ERR(bdev);
+		pr_warn("md: %s: cannot open device %u:%u (%d)\n",
+			mdname(mddev), MAJOR(dev), MINOR(dev), err);
+		goto free_rdev;
 	}
+	rdev->bdev = bdev;
+	err = md_super_load(rdev, mddev->minor_version);
+	if (err)
+		goto put_bdev;
+	return rdev;
+
+put_bdev:
+	blkdev_put(bdev, MD_RDEV_FMODE);
+free_rdev:
+	kobject_put(&rdev->kobj);
+	return ERR_PTR(err);
+}
+
+/* Give back an rdev that was imported but never bound. */
+static void md_drop_rdev(struct md_rdev *rdev)
+{
+	md_super_free(rdev);
+	blkdev_put(rdev->bdev, MD_RDEV_FMODE);
+	rdev->bdev = NULL;
+	kobject_put(&rdev->kobj);
+}
+
+static int md_bind_rdev(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct md_core_rdev *cr = to_core_rdev(rdev);
+	struct md_core *core = to_core(mddev);
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	/* a removed member's directory of the same name may be pending */
+	flush_workqueue(md_misc_wq);
+	rdev->mddev = mddev;
+	err = kobject_add(&rdev->kobj, &mddev->kobj, "dev-%pg", rdev->bdev);
+	if (err) {
+		rdev->mddev = NULL;
+		return err;
+	}
+	cr->kobj_added = true;
+	err = md_sysfs_add_rdev(rdev);
+	if (err)
+		goto del_kobj;
+	cr->holder_linked = !bd_link_disk_holder(rdev->bdev, mddev->gendisk);
+
+	mutex_lock(&core->sb_mutex);
+	list_add_rcu(&rdev->same_set, &mddev->disks);
+	mutex_unlock(&core->sb_mutex);
 	return 0;
 
+del_kobj:
+	kobject_del(&rdev->kobj);
+	cr->kobj_added = false;
+	rdev->mddev = NULL;
+	return err;
+}
+
+/* Unbind and close a member; its kobject goes away from md_misc_wq. */
+static void md_export_rdev(struct md_rdev *rdev)
+{
+	struct md_core_rdev *cr = to_core_rdev(rdev);
+	struct mddev *mddev = rdev->mddev;
+	struct md_core *core = to_core(mddev);
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	md_rdev_unlink_slot(rdev);
+	mutex_lock(&core->sb_mutex);
+	list_del_rcu(&rdev->same_set);
+	mutex_unlock(&core->sb_mutex);
+	/* IO-path and /proc/mdstat walkers are done with it */
+	synchronize_rcu();
+
+	if (cr->holder_linked)
+		bd_unlink_disk_holder(rdev->bdev, mddev->gendisk);
+	cr->holder_linked = false;
+	if (rdev->sysfs_state)
+		sysfs_put(rdev->sysfs_state);
+	rdev->sysfs_state = NULL;
+	WRITE_ONCE(rdev->mddev, NULL);
+	md_super_free(rdev);
+	blkdev_put(rdev->bdev, MD_RDEV_FMODE);
+	rdev->bdev = NULL;
+	queue_work(md_misc_wq, &cr->del_work);
+}
+
+static void md_export_all(struct mddev *mddev)
+{
+	struct md_rdev *rdev, *tmp;
+
+	list_for_each_entry_safe(rdev, tmp, &mddev->disks, same_set)
+		md_export_rdev(rdev);
+}
+
+/*
+ * ADD_NEW_DISK / new_dev: before RUN a member of the array being
+ * assembled or created; on a running array a hot-added spare.
+ */
+int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly)
+{
+	struct md_rdev *rdev, *ref;
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->major_version != 1) {
+		pr_warn("md: %s: set the superblock version first\n",
+			mdname(mddev));
+		return -EINVAL;
+	}
+	if (md_find_rdev(mddev, dev))
+		return -EBUSY;
+	rdev = md_import_rdev(mddev, dev);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+
+	if (!list_empty(&mddev->disks)) {
+		ref = list_first_entry(&mddev->disks, struct md_rdev, same_set);
+		err = md_super_same_array(ref, rdev);
+		if (err)
+			goto drop_rdev;
+	}
+	if (mddev->pers) {
+		err = md_super_import_rdev(mddev, rdev);
+		if (err)
+			goto drop_rdev;
+		err = md_super_pick_desc_nr(mddev, rdev);
+		if (err)
+			goto drop_rdev;
+	}
+	if (write_mostly)
+		set_bit(RD_WRITE_MOSTLY, &rdev->flags);
+	err = md_bind_rdev(mddev, rdev);
+	if (err)
+		goto drop_rdev;
+
+	if (mddev->pers) {
+		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+		md_update_sb(mddev);
+		set_bit(MDR_NEEDED, &mddev->recovery);
+		md_wakeup_thread(mddev);
+		md_new_event();
+	}
+	md_notify(mddev->sysfs_state);
+	return 0;
+
+drop_rdev:
+	md_drop_rdev(rdev);
+	return err;
+}
+
+/* HOT_REMOVE_DISK / state=remove: a spare or a failed member. */
+int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev)
+{
+	int err, tries;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (rdev->raid_disk >= 0) {
+		if (mddev->pers && !test_bit(RD_FAULTY, &rdev->flags))
+			return -EBUSY;
+		if (mddev->pers) {
+			if (test_bit(MDR_RUNNING, &mddev->recovery))
+				md_stop_sync(mddev);
+			/* let IO that still holds the member finish */
+			for (tries = 0; tries < 50; tries++) {
+				err = mddev->pers->hot_remove_disk(mddev, rdev);
+				if (err != -EBUSY)
+					break;
+				msleep(100);
+			}
+			if (err)
+				return -EBUSY;
+			md_rdev_unlink_slot(rdev);
+		}
+		rdev->raid_disk = -1;
+	}
+	md_export_rdev(rdev);
+	if (mddev->pers) {
+		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+		md_update_sb(mddev);
+		set_bit(MDR_NEEDED, &mddev->recovery);
+		md_wakeup_thread(mddev);
+	}
+	md_new_event();
+	md_notify(mddev->sysfs_state);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Run and stop */
+
+static void md_stack_limits(struct mddev *mddev)
+{
+	struct request_queue *q = mddev->gendisk->queue;
+	struct md_rdev *rdev;
+	bool discard = true;
+
+	blk_set_stacking_limits(&q->limits);
+	rdev_for_each(rdev, mddev) {
+		if (test_bit(RD_FAULTY, &rdev->flags))
+			continue;
+		disk_stack_limits(mddev->gendisk, rdev->bdev,
+				  rdev->data_offset << SECTOR_SHIFT);
+		if (!bdev_max_discard_sectors(rdev->bdev))
+			discard = false;
+	}
+	if (!discard)
+		blk_queue_max_discard_sectors(q, 0);
+	blk_queue_write_cache(q, true, true);
+}
+
+int md_run(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	struct md_rdev *rdev, *tmp, *freshest = NULL;
+	struct gendisk *disk = mddev->gendisk;
+	struct md_personality *pers;
+	struct task_struct *thread;
+	bool kicked = false;
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->pers)
+		return -EBUSY;
+	if (list_empty(&mddev->disks) || mddev->major_version != 1)
+		return -EINVAL;
+
+	rdev_for_each(rdev, mddev)
+		if (!freshest || rdev->sb_events > freshest->sb_events)
+			freshest = rdev;
+	err = md_super_import_array(mddev, freshest);
+	if (err)
+		return err;
+	list_for_each_entry_safe(rdev, tmp, &mddev->disks, same_set) {
+		err = md_super_import_rdev(mddev, rdev);
+		if (!err)
+			err = md_super_pick_desc_nr(mddev, rdev);
+		if (err) {
+			pr_warn("md: %s: not using %pg (%d)\n",
+				mdname(mddev), rdev->bdev, err);
+			md_export_rdev(rdev);
+			kicked = true;
+		}
+	}
+	if (list_empty(&mddev->disks))
+		return -EINVAL;
+
+	pers = md_get_pers(mddev->level);
+	if (!pers) {
+		pr_warn("md: %s: personality for level %d is not loaded\n",
+			mdname(mddev), mddev->level);
+		return -EINVAL;
+	}
+
+	md_stack_limits(mddev);
+	spin_lock_irq(&mddev->lock);
+	mddev->in_sync = 1;
+	mddev->degraded = 0;
+	mddev->sb_flags = 0;
+	spin_unlock_irq(&mddev->lock);
+	wp_open(&mddev->wp);
+	wp_try_close(&mddev->wp);	/* clean: first write marks dirty */
+	mddev->recovery &= BIT(MDR_FROZEN);
+	mddev->safe_mode_delay = msecs_to_jiffies(200) + 1;
+	mddev->array_sectors = 0;
+	atomic_set(&mddev->sync_active, 0);
+	atomic_set(&core->sync_reqs, 0);
+	core->suspended = 0;
+
+	WRITE_ONCE(mddev->pers, pers);
+	err = pers->run(mddev);
+	if (err) {
+		pr_warn("md: %s: %s failed to start (%d)\n",
+			mdname(mddev), pers->name, err);
+		goto put_pers;
+	}
+	if (!mddev->array_sectors && pers->size)
+		mddev->array_sectors = pers->size(mddev, mddev->dev_sectors,
+						  mddev->raid_disks);
+
+	thread = kthread_run(md_thread_fn, mddev, "%s_%s", mdname(mddev),
+			     pers->name);
+	if (IS_ERR(thread)) {
+		err = PTR_ERR(thread);
+		goto free_pers;
+	}
+	mddev->thread = thread;
+
+	rdev_for_each(rdev, mddev)
+		md_rdev_link_slot(rdev);
+	set_disk_ro(disk, mddev->ro == 1);
+	set_capacity_and_notify(disk, mddev->array_sectors);
+	core->notified_degraded = mddev->degraded;
+
+	if (kicked)
+		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_notify(mddev->sysfs_state);
+	md_notify(mddev->sysfs_action);
+	md_notify(mddev->sysfs_degraded);
+	md_new_event();
+	kobject_uevent(&disk_to_dev(disk)->kobj, KOBJ_CHANGE);
+	return 0;
+
+free_pers:
+	pers->free(mddev, mddev->private);
+	mddev->private = NULL;
+put_pers:
+	WRITE_ONCE(mddev->pers, NULL);
+	module_put(pers->owner);
+	return err;
+}
+
+/* Forget the array description (after stop, "clear"). */
+static void md_clear(struct mddev *mddev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	mddev->major_version = 0;
+	mddev->minor_version = 0;
+	mddev->persistent = false;
+	mddev->level = LEVEL_NONE;
+	mddev->layout = 0;
+	mddev->chunk_sectors = 0;
+	mddev->raid_disks = 0;
+	mddev->dev_sectors = 0;
+	mddev->array_sectors = 0;
+	memset(mddev->uuid, 0, sizeof(mddev->uuid));
+	memset(mddev->set_name, 0, sizeof(mddev->set_name));
+	mddev->ctime = 0;
+	mddev->utime = 0;
+	mddev->events = 0;
+	mddev->max_disks = 0;
+	mddev->degraded = 0;
+	mddev->ro = 0;
+	mddev->in_sync = 0;
+	mddev->sb_flags = 0;
+	mddev->recovery = 0;
+	mddev->resync_offset = 0;
+	mddev->curr_resync = 0;
+	mddev->curr_resync_completed = 0;
+	atomic64_set(&mddev->resync_mismatches, 0);
+	mddev->sync_speed_min = 0;
+	mddev->sync_speed_max = 0;
+	mddev->sync_io_depth = 0;
+}
+
+/* Stop the personality; caller made sure nobody else has it open. */
+static void md_deactivate(struct mddev *mddev)
+{
+	struct md_personality *pers = mddev->pers;
+	struct md_core *core = to_core(mddev);
+	struct md_rdev *rdev;
+	void *priv;
+
+	md_stop_sync(mddev);
+	md_suspend(mddev);
+	del_timer_sync(&mddev->safe_mode_timer);
+	if (md_mark_clean(mddev))
+		pr_warn("md: %s: writes in flight at stop, left dirty\n",
+			mdname(mddev));
+	kthread_stop(mddev->thread);
+	mddev->thread = NULL;
+	clear_bit(MDC_SAFEMODE_FIRED, &core->core_flags);
+
+	rdev_for_each(rdev, mddev)
+		md_rdev_unlink_slot(rdev);
+	/* /proc/mdstat calls pers->status under mddev->lock */
+	spin_lock_irq(&mddev->lock);
+	WRITE_ONCE(mddev->pers, NULL);
+	priv = mddev->private;
+	mddev->private = NULL;
+	spin_unlock_irq(&mddev->lock);
+	pers->free(mddev, priv);
+	module_put(pers->owner);
+
+	rdev_for_each(rdev, mddev) {
+		rdev->raid_disk = -1;
+		clear_bit(RD_IN_SYNC, &rdev->flags);
+	}
+	set_capacity_and_notify(mddev->gendisk, 0);
+	set_disk_ro(mddev->gendisk, 0);
+	mddev->ro = 0;
+	mddev->array_sectors = 0;
+	mddev->recovery = 0;
+	WRITE_ONCE(core->suspended, 0);
+	wake_up_all(&core->suspend_wq);
+}
+
+/*
+ * mode 0: stop and forget the array; mode 2: stop, keep the members
+ * (array_state "inactive").  @bdev: the opener issuing the ioctl.
+ */
+int md_stop(struct mddev *mddev, int mode, struct block_device *bdev)
+{
+	struct md_core *core = to_core(mddev);
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	mutex_lock(&mddev->open_mutex);
+	if (mddev->openers > (bdev ? 1 : 0)) {
+		mutex_unlock(&mddev->open_mutex);
+		pr_warn("md: %s still in use\n", mdname(mddev));
+		return -EBUSY;
+	}
+	set_bit(MDC_CLOSING, &core->core_flags);
+	mutex_unlock(&mddev->open_mutex);
+
+	if (mddev->pers) {
+		md_deactivate(mddev);
+		pr_info("md: %s stopped\n", mdname(mddev));
+	}
+	if (mode == 0) {
+		md_export_all(mddev);
+		md_clear(mddev);
+	}
+	clear_bit(MDC_CLOSING, &core->core_flags);
+	md_notify(mddev->sysfs_state);
+	md_notify(mddev->sysfs_action);
+	md_new_event();
+	kobject_uevent(&disk_to_dev(mddev->gendisk)->kobj, KOBJ_CHANGE);
+	return 0;
+}
+
+/* rw -> readonly (ro 1) */
+int md_set_readonly(struct mddev *mddev, struct block_device *bdev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers)
+		return -ENXIO;
+	if (mddev->ro == 1)
+		return 0;
+	mutex_lock(&mddev->open_mutex);
+	if (mddev->openers > (bdev ? 1 : 0)) {
+		mutex_unlock(&mddev->open_mutex);
+		return -EBUSY;
+	}
+	mutex_unlock(&mddev->open_mutex);
+
+	md_stop_sync(mddev);
+	md_suspend(mddev);
+	if (!mddev->ro)
+		md_mark_clean(mddev);
+	spin_lock_irq(&mddev->lock);
+	mddev->ro = 1;
+	spin_unlock_irq(&mddev->lock);
+	set_disk_ro(mddev->gendisk, 1);
+	md_resume(mddev);
+	md_notify(mddev->sysfs_state);
+	md_notify(mddev->sysfs_action);
+	md_new_event();
+	return 0;
+}
+
+int md_restart_rw(struct mddev *mddev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers)
+		return -ENXIO;
+	if (!mddev->ro)
+		return -EBUSY;
+	spin_lock_irq(&mddev->lock);
+	mddev->ro = 0;
+	spin_unlock_irq(&mddev->lock);
+	set_disk_ro(mddev->gendisk, 0);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_notify(mddev->sysfs_state);
+	md_new_event();
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Block device */
+
+static int md_open(struct block_device *bdev, fmode_t mode)
+{
+	struct mddev *mddev = bdev->bd_disk->private_data;
+	struct md_core *core = to_core(mddev);
+	int err = 0;
+
+	mutex_lock(&mddev->open_mutex);
+	if (test_bit(MDC_CLOSING, &core->core_flags) ||
+	    test_bit(MDC_DELETED, &core->core_flags))
+		err = -ENODEV;
+	else
+		mddev->openers++;
+	mutex_unlock(&mddev->open_mutex);
+	return err;
+}
+
+static void md_release(struct gendisk *disk, fmode_t mode)
+{
+	struct mddev *mddev = disk->private_data;
+
+	mutex_lock(&mddev->open_mutex);
+	mddev->openers--;
+	mutex_unlock(&mddev->open_mutex);
+}
+
+static int md_getgeo(struct block_device *bdev, struct hd_geometry *geo)
+{
+	geo->heads = 2;
+	geo->sectors = 4;
+	geo->cylinders = get_capacity(bdev->bd_disk) / 8;
+	return 0;
+}
+
+static const struct block_device_operations md_fops = {
+	.owner		= THIS_MODULE,
+	.submit_bio	= md_submit_bio,
+	.open		= md_open,
+	.release	= md_release,
+	.ioctl		= md_ioctl,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl	= md_compat_ioctl,
+#endif
+	.getgeo		= md_getgeo,
+};
+
+static struct mddev *md_lookup(int unit)
+{
+	struct mddev *mddev;
+
+	lockdep_assert_held(&all_mddevs_mutex);
+	list_for_each_entry(mddev, &all_mddevs, all_mddevs)
+		if (mddev->unit == unit)
+			return mddev;
+	return NULL;
+}
+
+static void md_init_mddev(struct md_core *core, int unit)
+{
+	struct mddev *mddev = &core->mddev;
+
+	mddev->unit = unit;
+	INIT_LIST_HEAD(&mddev->all_mddevs);
+	INIT_LIST_HEAD(&mddev->disks);
+	atomic_set(&mddev->active, 1);
+	mutex_init(&mddev->open_mutex);
+	mutex_init(&mddev->reconfig_mutex);
+	spin_lock_init(&mddev->lock);
+	init_waitqueue_head(&mddev->sb_wait);
+	init_waitqueue_head(&mddev->thread_wq);
+	init_waitqueue_head(&mddev->sync_wait);
+	timer_setup(&mddev->safe_mode_timer, md_safe_mode_timeout, 0);
+	mddev->safe_mode_delay = msecs_to_jiffies(200) + 1;
+	mddev->level = LEVEL_NONE;
+	atomic_set(&mddev->sync_active, 0);
+	atomic64_set(&mddev->resync_mismatches, 0);
+	atomic64_set(&mddev->fg_completed, 0);
+	atomic_set(&mddev->fg_inflight, 0);
+
+	mutex_init(&core->sb_mutex);
+	init_waitqueue_head(&core->suspend_wq);
+	atomic64_set(&core->sync_done, 0);
+	atomic_set(&core->sync_reqs, 0);
+	atomic_set(&core->sync_seq, 0);
+}
+
+/* Create /dev/mdN with its md/ directory; all_mddevs_mutex held. */
+static int md_alloc(int unit)
+{
+	struct md_core *core;
+	struct mddev *mddev;
+	struct gendisk *disk;
+	int err;
+
+	lockdep_assert_held(&all_mddevs_mutex);
+	if (md_lookup(unit))
+		return -EEXIST;
+	core = kzalloc(sizeof(*core), GFP_KERNEL);
+	if (!core)
+		return -ENOMEM;
+	mddev = &core->mddev;
+	md_init_mddev(core, unit);
+	err = wp_init(&mddev->wp);
+	if (err)
+		goto free_core;
+
+	disk = blk_alloc_disk(NUMA_NO_NODE);
+	if (!disk) {
+		err = -ENOMEM;
+		goto exit_wp;
+	}
+	disk->major = MD_MAJOR_NR;
+	disk->first_minor = unit;
+	disk->minors = 1;
+	disk->fops = &md_fops;
+	disk->private_data = mddev;
+	snprintf(disk->disk_name, sizeof(disk->disk_name), "md%d", unit);
+	blk_set_stacking_limits(&disk->queue->limits);
+	blk_queue_write_cache(disk->queue, true, true);
+	mddev->gendisk = disk;
+
+	err = add_disk(disk);
+	if (err)
+		goto put_disk;
+	/* from here on the kobject's release frees core */
+	err = kobject_init_and_add(&mddev->kobj, &md_ktype,
+				   &disk_to_dev(disk)->kobj, "md");
+	if (err)
+		goto del_disk;
+	kobject_uevent(&mddev->kobj, KOBJ_ADD);
+	mddev->sysfs_state = sysfs_get_dirent(mddev->kobj.sd, "array_state");
+	mddev->sysfs_action = sysfs_get_dirent(mddev->kobj.sd, "sync_action");
+	mddev->sysfs_degraded = sysfs_get_dirent(mddev->kobj.sd, "degraded");
+	core->sysfs_completed = sysfs_get_dirent(mddev->kobj.sd,
+						 "sync_completed");
+	list_add(&mddev->all_mddevs, &all_mddevs);
+	return 0;
+
+del_disk:
+	del_gendisk(disk);
+	put_disk(disk);
+	wp_exit(&mddev->wp);
+	kobject_put(&mddev->kobj);
+	return err;
+put_disk:
+	put_disk(disk);
+exit_wp:
+	wp_exit(&mddev->wp);
+free_core:
+	kfree(core);
+	return err;
+}
+
+/* Module exit: every array is stopped (personalities hold our module). */
+static void md_delete(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	struct kernfs_node **kn[] = {
+		&mddev->sysfs_state, &mddev->sysfs_action,
+		&mddev->sysfs_degraded, &core->sysfs_completed,
+	};
+	int i;
+
+	set_bit(MDC_DELETED, &core->core_flags);
+	mutex_lock(&mddev->reconfig_mutex);
+	WARN_ON(mddev->pers);
+	md_export_all(mddev);
+	mutex_unlock(&mddev->reconfig_mutex);
+	flush_workqueue(md_misc_wq);
+
+	for (i = 0; i < ARRAY_SIZE(kn); i++) {
+		if (*kn[i])
+			sysfs_put(*kn[i]);
+		*kn[i] = NULL;
+	}
+	kobject_del(&mddev->kobj);
+	del_gendisk(mddev->gendisk);
+	put_disk(mddev->gendisk);
+	wp_exit(&mddev->wp);
+	kobject_put(&mddev->kobj);
+}
+
+static void md_probe(dev_t dev)
+{
+	if (MINOR(dev) >= MD_PROBE_MAX_MINOR)
+		return;
+	mutex_lock(&all_mddevs_mutex);
+	md_alloc(MINOR(dev));
+	mutex_unlock(&all_mddevs_mutex);
+}
+
+/* new_array=mdN: create the array device; -EEXIST if it exists. */
+static int md_new_array_set(const char *val, const struct kernel_param *kp)
+{
+	char buf[16];
+	size_t len = strcspn(val, "\n");
+	int unit, err;
+
+	if (len < 3 || len >= sizeof(buf) || strncmp(val, "md", 2))
+		return -EINVAL;
+	memcpy(buf, val + 2, len - 2);
+	buf[len - 2] = '\0';
+	if (!isdigit(buf[0]) || kstrtoint(buf, 10, &unit) ||
+	    unit < 0 || unit >= MD_MAX_UNIT)
+		return -EINVAL;
+	mutex_lock(&all_mddevs_mutex);
+	err = md_alloc(unit);
+	mutex_unlock(&all_mddevs_mutex);
+	return err;
+}
+
+static const struct kernel_param_ops md_new_array_ops = {
+	.set = md_new_array_set,
+};
+module_param_cb(new_array, &md_new_array_ops, NULL, 0200);
+MODULE_PARM_DESC(new_array, "write mdN to create /dev/mdN");
+
+/* ---------------------------------------------------------------- */
+/* /proc/mdstat */
+
+static void md_status_array(struct seq_file *seq, struct mddev *mddev)
+{
+	struct md_personality *pers;
+	struct md_rdev *rdev;
+	sector_t sectors = 0;
+
+	spin_lock_irq(&mddev->lock);
+	pers = mddev->pers;
+	seq_printf(seq, "%s : %sactive", mdname(mddev), pers ? "" : "in");
+	if (pers) {
+		if (mddev->ro == 1)
+			seq_puts(seq, " (read-only)");
+		else if (mddev->ro == 2)
+			seq_puts(seq, " (auto-read-only)");
+		seq_printf(seq, " %s", pers->name);
+	}
+	rcu_read_lock();
+	rdev_for_each_rcu(rdev, mddev) {
+		seq_printf(seq, " %pg[%d]", rdev->bdev, rdev->desc_nr);
+		if (test_bit(RD_WRITE_MOSTLY, &rdev->flags))
+			seq_puts(seq, "(W)");
+		if (test_bit(RD_FAULTY, &rdev->flags))
+			seq_puts(seq, "(F)");
+		else if (rdev->raid_disk < 0)
+			seq_puts(seq, "(S)");
+		sectors += rdev->sectors;
+	}
+	rcu_read_unlock();
+	if (!list_empty(&mddev->disks))
+		seq_printf(seq, "\n      %llu blocks",
+			   (unsigned long long)(pers ? mddev->array_sectors :
+						sectors) / 2);
+	if (mddev->persistent)
+		seq_printf(seq, " super %d.%d", mddev->major_version,
+			   mddev->minor_version);
+	else if (mddev->major_version)
+		seq_puts(seq, " super non-persistent");
+	if (pers) {
+		if (pers->status)
+			pers->status(seq, mddev);
+		seq_puts(seq, "\n      ");
+		if (md_sync_status(seq, mddev))
+			seq_puts(seq, "\n      ");
+	} else {
+		seq_puts(seq, "\n       ");
+	}
+	seq_putc(seq, '\n');
+	spin_unlock_irq(&mddev->lock);
+}
+
+static int md_seq_show(struct seq_file *seq, void *v)
+{
+	struct md_personality *p;
+	struct mddev *mddev;
+
+	seq->poll_event = atomic_read(&md_event_count);
+	seq_puts(seq, "Personalities : ");
+	spin_lock(&md_pers_lock);
+	list_for_each_entry(p, &md_pers_list, list)
+		seq_printf(seq, "[%s] ", p->name);
+	spin_unlock(&md_pers_lock);
+	seq_putc(seq, '\n');
+
+	mutex_lock(&all_mddevs_mutex);
+	list_for_each_entry(mddev, &all_mddevs, all_mddevs) {
+		if (!READ_ONCE(mddev->pers) && list_empty(&mddev->disks))
+			continue;
+		md_status_array(seq, mddev);
+	}
+	mutex_unlock(&all_mddevs_mutex);
+	seq_puts(seq, "unused devices: <none>\n");
+	return 0;
+}
+
+static int md_seq_open(struct inode *inode, struct file *file)
+{
+	int err = single_open(file, md_seq_show, NULL);
+
+	if (!err)
+		((struct seq_file *)file->private_data)->poll_event =
+			atomic_read(&md_event_count);
+	return err;
+}
+
+static __poll_t md_seq_poll(struct file *file, poll_table *wait)
+{
+	struct seq_file *seq = file->private_data;
+	__poll_t mask = EPOLLIN | EPOLLRDNORM;
+
+	poll_wait(file, &md_event_waiters, wait);
+	if (seq->poll_event != atomic_read(&md_event_count))
+		mask |= EPOLLERR | EPOLLPRI;
+	return mask;
+}
+
+static const struct proc_ops md_mdstat_ops = {
+	.proc_open	= md_seq_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= single_release,
+	.proc_poll	= md_seq_poll,
+};
+
+/* ---------------------------------------------------------------- */
+/* /proc/sys/dev/raid */
+
+static struct ctl_table md_sysctl_table[] = {
+	{
+		.procname	= "speed_limit_min",
+		.data		= &md_speed_limit_min,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= SYSCTL_INT_MAX,
+	},
+	{
+		.procname	= "speed_limit_max",
+		.data		= &md_speed_limit_max,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= SYSCTL_INT_MAX,
+	},
+	{ }
+};
+
+/* ---------------------------------------------------------------- */
+
+static int __init md_init(void)
+{
+	int err;
+
+	md_misc_wq = alloc_workqueue("md_misc", 0, 0);
+	if (!md_misc_wq)
+		return -ENOMEM;
+	err = bioset_init(&md_clone_set, BIO_POOL_SIZE,
+			  offsetof(struct md_clone, bio), 0);
+	if (err)
+		goto destroy_wq;
+	err = __register_blkdev(MD_MAJOR_NR, "md", md_probe);
+	if (err)
+		goto exit_bioset;
+	md_sysctl_header = register_sysctl("dev/raid", md_sysctl_table);
+	if (!md_sysctl_header) {
+		err = -ENOMEM;
+		goto unregister_blkdev;
+	}
+	if (!proc_create("mdstat", 0444, NULL, &md_mdstat_ops)) {
+		err = -ENOMEM;
+		goto unregister_sysctl;
+	}
+	pr_info("md: md core %s loaded\n", MD_VERSION_STRING);
+	return 0;
+
+unregister_sysctl:
+	unregister_sysctl_table(md_sysctl_header);
 unregister_blkdev:
 	unregister_blkdev(MD_MAJOR_NR, "md");
-	return ret;
+exit_bioset:
+	bioset_exit(&md_clone_set);
+destroy_wq:
+	destroy_workqueue(md_misc_wq);
+	return err;
 }
 
 static void __exit md_exit(void)
 {
+	struct mddev *mddev, *tmp;
+
 	remove_proc_entry("mdstat", NULL);
+	unregister_sysctl_table(md_sysctl_header);
 	unregister_blkdev(MD_MAJOR_NR, "md");
+
+	mutex_lock(&all_mddevs_mutex);
+	list_for_each_entry_safe(mddev, tmp, &all_mddevs, all_mddevs) {
+		list_del_init(&mddev->all_mddevs);
+		md_delete(mddev);
+	}
+	mutex_unlock(&all_mddevs_mutex);
+	flush_workqueue(md_misc_wq);
+	bioset_exit(&md_clone_set);
+	destroy_workqueue(md_misc_wq);
 }
 
 module_init(md_init);
 module_exit(md_exit);
 MODULE_LICENSE("GPL");
-MODULE_VERSION("0.1-fork");
+MODULE_VERSION(MD_VERSION_STRING);
 MODULE_DESCRIPTION("md RAID core (out-of-tree fork stack)");
+MODULE_ALIAS("md");
+MODULE_ALIAS_BLOCKDEV_MAJOR(MD_MAJOR_NR);

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * md_core.h - state private to the md core (md_core.c, md_ioctl.c,
+ * md_sysfs.c, md_sync.c).
+ *
+ * The core allocates every struct mddev and struct md_rdev itself, so it
+ * wraps them (struct md_core, struct md_core_rdev) and keeps its own
+ * bookkeeping beside the shared fields of md.h without widening the
+ * contract that the personalities see.
+ *
+ * Lock order: reconfig_mutex -> open_mutex; reconfig_mutex -> sb_mutex ->
+ * mddev->lock.
+ * The md thread never sleeps on reconfig_mutex (it uses trylock); it
+ * does take sb_mutex, which is never held while waiting for array IO.
+ */
+#ifndef _MD_CORE_H
+#define _MD_CORE_H
+
+#include <linux/kthread.h>
+#include <linux/workqueue.h>
+#include "md.h"
+#include "md_super.h"
+
+#define MD_MAJOR_NR		9
+#define MD_DEFAULT_IO_DEPTH	32
+/* Sync checkpoint (curr_resync_completed, superblock) interval. */
+#define MD_CHECKPOINT_JIFFIES	(5 * HZ)
+/* Speed window for /proc/mdstat and sync_speed. */
+#define MD_MARK_JIFFIES		(3 * HZ)
+
+/* md_core.core_flags bits (atomic bitops) */
+enum md_core_flag {
+	MDC_SAFEMODE_FIRED,	/* timer expired: md thread runs clean check */
+	MDC_CLOSING,		/* being stopped: refuse new opens */
+	MDC_RETRY,		/* md thread should retry config work soon */
+	MDC_CHECKPOINT,		/* sync thread asks for a superblock update */
+	MDC_DELETED,		/* module exit: gendisk going away */
+};
+
+struct md_core {
+	struct mddev mddev;
+
+	unsigned long core_flags;	/* enum md_core_flag */
+
+	/*
+	 * Serialises md_super_write_all() between the md thread and
+	 * reconfig_mutex holders; member list changes take it too, so the
+	 * md thread sees a stable list while writing superblocks.
+	 */
+	struct mutex sb_mutex;
+
+	/*
+	 * IO gate: submitters bump fg_inflight then test suspended;
+	 * md_suspend() sets suspended then waits for fg_inflight == 0.
+	 * Written under reconfig_mutex, read locklessly.
+	 */
+	int suspended;
+	wait_queue_head_t suspend_wq;
+
+	int notified_degraded;		/* md thread only */
+
+	/* sync thread progress; written by the sync thread */
+	sector_t sync_max;		/* end of the current pass */
+	atomic64_t sync_done;		/* cumulative sectors completed */
+	atomic_t sync_reqs;		/* sync requests in flight */
+	atomic_t sync_seq;		/* bumped on sync/fg completions */
+	unsigned long mark_jiffies[2];	/* [0] older speed mark */
+	sector_t mark_sectors[2];
+	bool sync_error;		/* md_done_sync(ok == false) seen */
+
+	/* statistics; mddev->lock */
+	u64 dirty_transitions;
+	u64 write_wait_ns_total, write_wait_ns_max;
+	u64 clean_check_ns_total, clean_check_ns_max;
+
+	struct kernfs_node *sysfs_completed;
+};
+
+struct md_core_rdev {
+	struct md_rdev rdev;
+	struct work_struct del_work;	/* drops the kobject off-lock */
+	bool holder_linked;
+	bool kobj_added;
+};
+
+static inline struct md_core *to_core(struct mddev *mddev)
+{
+	return container_of(mddev, struct md_core, mddev);
+}
+
+static inline struct md_core_rdev *to_core_rdev(struct md_rdev *rdev)
+{
+	return container_of(rdev, struct md_core_rdev, rdev);
+}
+
+static inline void md_notify(struct kernfs_node *kn)
+{
+	if (kn)
+		sysfs_notify_dirent(kn);
+}
+
+/* md_core.c */
+extern int md_speed_limit_min;
+extern int md_speed_limit_max;
+extern struct workqueue_struct *md_misc_wq;
+extern spinlock_t md_pers_lock;
+extern struct list_head md_pers_list;
+
+int mddev_lock(struct mddev *mddev);
+void mddev_unlock(struct mddev *mddev);
+void md_new_event(void);
+void md_update_sb(struct mddev *mddev);
+int md_run(struct mddev *mddev);
+int md_stop(struct mddev *mddev, int mode, struct block_device *bdev);
+int md_set_readonly(struct mddev *mddev, struct block_device *bdev);
+int md_restart_rw(struct mddev *mddev);
+int md_mark_clean(struct mddev *mddev);
+struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
+int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly);
+int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev);
+void md_rdev_link_slot(struct md_rdev *rdev);
+void md_rdev_unlink_slot(struct md_rdev *rdev);
+const char *md_level_name(int level);
+int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
+	     unsigned long arg);
+int md_compat_ioctl(struct block_device *bdev, fmode_t mode,
+		    unsigned int cmd, unsigned long arg);
+int md_level_from_name(const char *name, int *level);
+
+/* md_sysfs.c */
+extern const struct kobj_type md_ktype;
+extern const struct kobj_type md_rdev_ktype;
+int md_sysfs_add_rdev(struct md_rdev *rdev);
+/* Parse "S", "S.m", "S.mmm" seconds into milliseconds. */
+int md_parse_msec(const char *buf, unsigned int *msec);
+
+/* md_sync.c */
+void md_check_recovery(struct mddev *mddev);
+void md_stop_sync(struct mddev *mddev);
+void md_reap_sync(struct mddev *mddev);
+int md_sync_status(struct seq_file *seq, struct mddev *mddev);
+unsigned int md_sync_speed(struct mddev *mddev);
+int md_speed_min(struct mddev *mddev);
+int md_speed_max(struct mddev *mddev);
+int md_io_depth(struct mddev *mddev);
+
+#endif

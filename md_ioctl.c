@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * md ioctls (<linux/raid/md_u.h>) as issued by mdadm.
+ *
+ * Design.  Only version-1 superblocks exist here, so the array is
+ * described by the members' superblocks (written by mdadm before
+ * ADD_NEW_DISK), not by SET_ARRAY_INFO: that ioctl only records which
+ * 1.x variant to read.  Every argument is copied in and checked before
+ * anything changes; unknown or inconsistent values get -EINVAL.  All
+ * state-changing commands run under reconfig_mutex; the layouts are the
+ * same for 32-bit callers, so compat only converts the pointer.
+ */
+#include <linux/blkdev.h>
+#include <linux/capability.h>
+#include <linux/compat.h>
+#include <linux/major.h>
+#include <linux/uaccess.h>
+
+#include "md_core.h"
+
+static int md_get_version(void __user *arg)
+{
+	mdu_version_t ver = {
+		.major = MD_MAJOR_VERSION,
+		.minor = MD_MINOR_VERSION,
+		.patchlevel = MD_PATCHLEVEL_VERSION,
+	};
+
+	return copy_to_user(arg, &ver, sizeof(ver)) ? -EFAULT : 0;
+}
+
+static int md_get_array_info(struct mddev *mddev, void __user *arg)
+{
+	int nr = 0, active = 0, working = 0, failed = 0, spare = 0;
+	mdu_array_info_t info;
+	struct md_rdev *rdev;
+	sector_t kib = mddev->dev_sectors / 2;
+
+	rdev_for_each(rdev, mddev) {
+		nr++;
+		if (test_bit(RD_FAULTY, &rdev->flags)) {
+			failed++;
+			continue;
+		}
+		working++;
+		if (test_bit(RD_IN_SYNC, &rdev->flags))
+			active++;
+		else
+			spare++;
+	}
+
+	memset(&info, 0, sizeof(info));
+	info.major_version = mddev->major_version;
+	info.minor_version = mddev->minor_version;
+	info.patch_version = MD_PATCHLEVEL_VERSION;
+	info.ctime = clamp_t(u64, mddev->ctime, 0, U32_MAX);
+	info.level = mddev->level;
+	info.size = kib > INT_MAX ? -1 : (int)kib;
+	info.nr_disks = nr;
+	info.raid_disks = mddev->raid_disks;
+	info.md_minor = mddev->unit;
+	info.not_persistent = !mddev->persistent;
+	info.utime = clamp_t(u64, mddev->utime, 0, U32_MAX);
+	info.state = 0;
+	if (mddev->in_sync)
+		info.state |= 1 << MD_SB_CLEAN;
+	info.active_disks = active;
+	info.working_disks = working;
+	info.failed_disks = failed;
+	info.spare_disks = spare;
+	info.layout = mddev->layout;
+	info.chunk_size = mddev->chunk_sectors << 9;
+
+	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static int md_get_disk_info(struct mddev *mddev, void __user *arg)
+{
+	mdu_disk_info_t info;
+	struct md_rdev *rdev, *found = NULL;
+
+	if (copy_from_user(&info, arg, sizeof(info)))
+		return -EFAULT;
+	if (info.number < 0)
+		return -EINVAL;
+
+	rdev_for_each(rdev, mddev) {
+		if (rdev->desc_nr == info.number) {
+			found = rdev;
+			break;
+		}
+	}
+	if (found) {
+		info.major = MAJOR(found->dev);
+		info.minor = MINOR(found->dev);
+		info.raid_disk = found->raid_disk;
+		info.state = 0;
+		if (test_bit(RD_FAULTY, &found->flags))
+			info.state |= 1 << MD_DISK_FAULTY;
+		else if (test_bit(RD_IN_SYNC, &found->flags))
+			info.state |= (1 << MD_DISK_ACTIVE) | (1 << MD_DISK_SYNC);
+		if (test_bit(RD_WRITE_MOSTLY, &found->flags))
+			info.state |= 1 << MD_DISK_WRITEMOSTLY;
+	} else {
+		info.major = 0;
+		info.minor = 0;
+		info.raid_disk = -1;
+		info.state = 1 << MD_DISK_REMOVED;
+	}
+	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+/*
+ * For 1.x mdadm passes major_version = 1 and the minor version with
+ * every other field zero.  Full 0.90-style descriptions are refused.
+ */
+static int md_set_array_info(struct mddev *mddev, void __user *arg)
+{
+	mdu_array_info_t info;
+
+	if (copy_from_user(&info, arg, sizeof(info)))
+		return -EFAULT;
+	if (mddev->pers) {
+		pr_warn("md: %s: array is running, cannot change its description\n",
+			mdname(mddev));
+		return -EBUSY;
+	}
+	if (!list_empty(&mddev->disks)) {
+		pr_warn("md: %s: array already has members\n", mdname(mddev));
+		return -EBUSY;
+	}
+	if (info.raid_disks || info.level || info.size || info.nr_disks ||
+	    info.layout || info.chunk_size || info.not_persistent) {
+		pr_warn("md: %s: only version-1 superblocks written by mdadm are supported, not array descriptions through SET_ARRAY_INFO\n",
+			mdname(mddev));
+		return -EINVAL;
+	}
+	if (info.major_version != 1 || info.minor_version < 0 ||
+	    info.minor_version > 2) {
+		pr_warn("md: %s: superblock version %d.%d not supported (1.0, 1.1, 1.2 only)\n",
+			mdname(mddev), info.major_version, info.minor_version);
+		return -EINVAL;
+	}
+	mddev->major_version = 1;
+	mddev->minor_version = info.minor_version;
+	mddev->persistent = true;
+	return 0;
+}
+
+static int md_ioctl_add_new_disk(struct mddev *mddev, void __user *arg)
+{
+	mdu_disk_info_t info;
+	dev_t dev;
+
+	if (copy_from_user(&info, arg, sizeof(info)))
+		return -EFAULT;
+	dev = MKDEV(info.major, info.minor);
+	if (info.major < 0 || info.minor < 0 || MAJOR(dev) != info.major ||
+	    MINOR(dev) != info.minor)
+		return -EOVERFLOW;
+	if (info.state & ~((1 << MD_DISK_FAULTY) | (1 << MD_DISK_ACTIVE) |
+			   (1 << MD_DISK_SYNC) | (1 << MD_DISK_REMOVED) |
+			   (1 << MD_DISK_WRITEMOSTLY) | (1 << MD_DISK_FAILFAST))) {
+		pr_warn("md: %s: ADD_NEW_DISK with unknown state bits %#x\n",
+			mdname(mddev), info.state);
+		return -EINVAL;
+	}
+	return md_add_new_disk(mddev, dev,
+			       info.state & (1 << MD_DISK_WRITEMOSTLY));
+}
+
+static int md_ioctl_hot_remove(struct mddev *mddev, dev_t dev)
+{
+	struct md_rdev *rdev = md_find_rdev(mddev, dev);
+
+	if (!rdev)
+		return -ENXIO;
+	return md_remove_rdev(mddev, rdev);
+}
+
+static int md_ioctl_set_faulty(struct mddev *mddev, dev_t dev)
+{
+	struct md_rdev *rdev = md_find_rdev(mddev, dev);
+
+	if (!rdev)
+		return -ENODEV;
+	md_error(mddev, rdev);
+	return test_bit(RD_FAULTY, &rdev->flags) ? 0 : -EBUSY;
+}
+
+/* HOT_ADD_DISK: the device must carry a superblock of this array. */
+static int md_ioctl_hot_add(struct mddev *mddev, dev_t dev)
+{
+	if (!mddev->pers)
+		return -ENODEV;
+	return md_add_new_disk(mddev, dev, false);
+}
+
+static int md_get_bitmap_file(void __user *arg)
+{
+	mdu_bitmap_file_t *file;
+	int err = 0;
+
+	file = kzalloc(sizeof(*file), GFP_KERNEL);
+	if (!file)
+		return -ENOMEM;
+	/* no bitmap: an empty path name */
+	if (copy_to_user(arg, file, sizeof(*file)))
+		err = -EFAULT;
+	kfree(file);
+	return err;
+}
+
+static bool md_ioctl_known(unsigned int cmd)
+{
+	switch (cmd) {
+	case RAID_VERSION:
+	case GET_ARRAY_INFO:
+	case GET_DISK_INFO:
+	case GET_BITMAP_FILE:
+	case SET_ARRAY_INFO:
+	case ADD_NEW_DISK:
+	case HOT_REMOVE_DISK:
+	case HOT_ADD_DISK:
+	case SET_DISK_FAULTY:
+	case RUN_ARRAY:
+	case STOP_ARRAY:
+	case STOP_ARRAY_RO:
+	case RESTART_ARRAY_RW:
+	case SET_BITMAP_FILE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Commands taking a dev_t value rather than a pointer. */
+static bool md_ioctl_arg_is_value(unsigned int cmd)
+{
+	return cmd == HOT_REMOVE_DISK || cmd == HOT_ADD_DISK ||
+	       cmd == SET_DISK_FAULTY || cmd == SET_BITMAP_FILE;
+}
+
+static dev_t md_arg_dev(unsigned long arg)
+{
+	return new_decode_dev(arg);
+}
+
+int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
+	     unsigned long arg)
+{
+	struct mddev *mddev = bdev->bd_disk->private_data;
+	void __user *argp = (void __user *)arg;
+	bool configured;
+	int err;
+
+	if (!md_ioctl_known(cmd))
+		return -ENOTTY;
+	if (cmd == RAID_VERSION)
+		return md_get_version(argp);
+	if (cmd != GET_ARRAY_INFO && cmd != GET_DISK_INFO &&
+	    cmd != GET_BITMAP_FILE && !capable(CAP_SYS_ADMIN))
+		return -EACCES;
+
+	/* flush the page cache before the array goes away or read-only */
+	if (cmd == STOP_ARRAY || cmd == STOP_ARRAY_RO)
+		sync_blockdev(bdev);
+
+	err = mddev_lock(mddev);
+	if (err)
+		return err;
+
+	configured = mddev->pers || mddev->raid_disks;
+	switch (cmd) {
+	case GET_ARRAY_INFO:
+		err = configured ? md_get_array_info(mddev, argp) : -ENODEV;
+		break;
+	case GET_DISK_INFO:
+		err = configured ? md_get_disk_info(mddev, argp) : -ENODEV;
+		break;
+	case GET_BITMAP_FILE:
+		err = md_get_bitmap_file(argp);
+		break;
+	case SET_ARRAY_INFO:
+		err = md_set_array_info(mddev, argp);
+		break;
+	case ADD_NEW_DISK:
+		err = md_ioctl_add_new_disk(mddev, argp);
+		break;
+	case RUN_ARRAY:
+		err = md_run(mddev);
+		break;
+	case STOP_ARRAY:
+		err = md_stop(mddev, 0, bdev);
+		if (!err)
+			invalidate_bdev(bdev);
+		break;
+	case STOP_ARRAY_RO:
+		err = md_set_readonly(mddev, bdev);
+		break;
+	case RESTART_ARRAY_RW:
+		err = md_restart_rw(mddev);
+		break;
+	case HOT_REMOVE_DISK:
+		err = configured ? md_ioctl_hot_remove(mddev, md_arg_dev(arg)) :
+			-ENODEV;
+		break;
+	case HOT_ADD_DISK:
+		err = md_ioctl_hot_add(mddev, md_arg_dev(arg));
+		break;
+	case SET_DISK_FAULTY:
+		err = mddev->pers ? md_ioctl_set_faulty(mddev, md_arg_dev(arg)) :
+			-ENODEV;
+		break;
+	case SET_BITMAP_FILE:
+		pr_warn("md: %s: bitmaps are not supported\n", mdname(mddev));
+		err = -EINVAL;
+		break;
+	}
+	mddev_unlock(mddev);
+	return err;
+}
+
+#ifdef CONFIG_COMPAT
+int md_compat_ioctl(struct block_device *bdev, fmode_t mode,
+		    unsigned int cmd, unsigned long arg)
+{
+	if (!md_ioctl_arg_is_value(cmd))
+		arg = (unsigned long)compat_ptr(arg);
+	return md_ioctl(bdev, mode, cmd, arg);
+}
+#endif

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * md sync thread: resync, recovery, check and repair.
+ *
+ * Design.  The md thread decides (md_check_recovery(), under a trylock
+ * of reconfig_mutex) what the array needs: failed members leave their
+ * slots, spares enter free slots of a degraded array, then one kthread
+ * "mdN_resync" runs the pass.  It calls pers->sync_request() in order,
+ * asking resync_throttle before each call and keeping at most the
+ * decided number of sync requests in flight.  Progress is exact at
+ * checkpoints only: the thread waits until nothing is in flight, then
+ * records curr_resync_completed and resync_offset / recovery_offset,
+ * and asks the md thread for a superblock write.  When the pass ends
+ * (or MDR_INTR stops it) it records the final position, sets MDR_DONE
+ * and waits; whoever reaps it (the md thread, or a reconfiguration that
+ * interrupts it) runs spare_active() and writes the superblocks.
+ *
+ * Sync accounting contract: every sync_request() that returns n > 0
+ * without *skipped is followed by exactly one md_done_sync(n).
+ */
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+
+#include "md_core.h"
+
+int md_speed_min(struct mddev *mddev)
+{
+	int v = READ_ONCE(mddev->sync_speed_min);
+
+	return v ? v : READ_ONCE(md_speed_limit_min);
+}
+
+int md_speed_max(struct mddev *mddev)
+{
+	int v = READ_ONCE(mddev->sync_speed_max);
+
+	return v ? v : READ_ONCE(md_speed_limit_max);
+}
+
+int md_io_depth(struct mddev *mddev)
+{
+	int v = READ_ONCE(mddev->sync_io_depth);
+
+	return v ? v : MD_DEFAULT_IO_DEPTH;
+}
+
+static bool md_sync_stopping(struct mddev *mddev)
+{
+	return test_bit(MDR_INTR, &mddev->recovery) || kthread_should_stop();
+}
+
+static bool md_rdev_rebuilding(struct md_rdev *rdev)
+{
+	return rdev->raid_disk >= 0 && !test_bit(RD_IN_SYNC, &rdev->flags) &&
+	       !test_bit(RD_FAULTY, &rdev->flags);
+}
+
+static sector_t md_recovery_start(struct mddev *mddev)
+{
+	sector_t start = MD_MAX_SECTOR;
+	struct md_rdev *rdev;
+
+	rcu_read_lock();
+	rdev_for_each_rcu(rdev, mddev)
+		if (md_rdev_rebuilding(rdev))
+			start = min(start, READ_ONCE(rdev->recovery_offset));
+	rcu_read_unlock();
+	return start;
+}
+
+static void md_set_recovery_offset(struct mddev *mddev, sector_t pos)
+{
+	struct md_rdev *rdev;
+
+	rcu_read_lock();
+	rdev_for_each_rcu(rdev, mddev)
+		if (md_rdev_rebuilding(rdev) && rdev->recovery_offset < pos)
+			WRITE_ONCE(rdev->recovery_offset, pos);
+	rcu_read_unlock();
+}
+
+static void md_sample(struct mddev *mddev, struct rt_sample *s)
+{
+	struct md_core *core = to_core(mddev);
+
+	s->now_ns = ktime_get_ns();
+	s->fg_completed = atomic64_read(&mddev->fg_completed);
+	s->fg_inflight = max(atomic_read(&mddev->fg_inflight), 0);
+	s->sync_done_sectors = atomic64_read(&core->sync_done);
+	s->sync_inflight = max(atomic_read(&core->sync_reqs), 0);
+}
+
+/* Sectors known finished (approximate while requests are in flight). */
+static sector_t md_sync_position(struct mddev *mddev)
+{
+	sector_t pos = READ_ONCE(mddev->curr_resync);
+	int active = atomic_read(&mddev->sync_active);
+
+	if (active > 0 && pos >= active)
+		pos -= active;
+	return pos;
+}
+
+static void md_sync_mark(struct md_core *core, bool reset)
+{
+	struct mddev *mddev = &core->mddev;
+	unsigned long now = jiffies;
+
+	if (reset) {
+		WRITE_ONCE(core->mark_jiffies[0], now);
+		WRITE_ONCE(core->mark_sectors[0], mddev->curr_resync);
+	} else if (time_before(now, core->mark_jiffies[1] + MD_MARK_JIFFIES)) {
+		return;
+	} else {
+		WRITE_ONCE(core->mark_jiffies[0], core->mark_jiffies[1]);
+		WRITE_ONCE(core->mark_sectors[0], core->mark_sectors[1]);
+	}
+	WRITE_ONCE(core->mark_jiffies[1], now);
+	WRITE_ONCE(core->mark_sectors[1], md_sync_position(mddev));
+}
+
+/* KiB/s over the last one or two marks. */
+unsigned int md_sync_speed(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	unsigned long dt = (jiffies - READ_ONCE(core->mark_jiffies[0])) / HZ + 1;
+	sector_t pos = md_sync_position(mddev);
+	sector_t mark = READ_ONCE(core->mark_sectors[0]);
+
+	if (pos <= mark)
+		return 0;
+	return div64_u64((u64)(pos - mark) / 2, dt);
+}
+
+static void md_sync_wait_idle(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+
+	wait_event_idle(mddev->sync_wait, atomic_read(&core->sync_reqs) <= 0);
+}
+
+/* All IO below @pos is done: record it. */
+static void md_sync_checkpoint(struct mddev *mddev, sector_t pos,
+			       bool resync, bool requested)
+{
+	struct md_core *core = to_core(mddev);
+
+	WRITE_ONCE(mddev->curr_resync_completed, pos);
+	if (resync && !requested) {
+		spin_lock_irq(&mddev->lock);
+		if (mddev->resync_offset < pos)
+			mddev->resync_offset = pos;
+		spin_unlock_irq(&mddev->lock);
+	} else if (!resync) {
+		md_set_recovery_offset(mddev, pos);
+	}
+	set_bit(MDC_CHECKPOINT, &core->core_flags);
+	md_wakeup_thread(mddev);
+	md_notify(core->sysfs_completed);
+}
+
+/* Wait until the throttle lets one more request go; false: stop. */
+static bool md_sync_pace(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	struct rt_decision d;
+	struct rt_sample s;
+	struct rt_knobs k;
+	int seq;
+
+	for (;;) {
+		if (md_sync_stopping(mddev))
+			return false;
+		seq = atomic_read(&core->sync_seq);
+		k.speed_min_kbs = md_speed_min(mddev);
+		k.speed_max_kbs = md_speed_max(mddev);
+		k.io_depth = md_io_depth(mddev);
+		md_sample(mddev, &s);
+		rt_decide(&mddev->throttle, &k, &s, &d);
+		if (d.wait_ns) {
+			wait_event_idle_timeout(mddev->sync_wait,
+				atomic_read(&core->sync_seq) != seq ||
+				md_sync_stopping(mddev),
+				max_t(unsigned long, nsecs_to_jiffies(d.wait_ns), 1));
+			continue;
+		}
+		if (s.sync_inflight < max_t(u32, d.max_inflight, 1))
+			return true;
+		wait_event_idle(mddev->sync_wait,
+				atomic_read(&core->sync_seq) != seq ||
+				md_sync_stopping(mddev));
+	}
+}
+
+static int md_sync_thread_fn(void *arg)
+{
+	struct mddev *mddev = arg;
+	struct md_core *core = to_core(mddev);
+	struct md_personality *pers = mddev->pers;
+	bool resync = test_bit(MDR_SYNC, &mddev->recovery);
+	bool requested = test_bit(MDR_REQUESTED, &mddev->recovery);
+	bool check = test_bit(MDR_CHECK, &mddev->recovery);
+	sector_t max = mddev->dev_sectors, start, j, n, pos;
+	unsigned long last_checkpoint;
+	const char *what;
+	struct rt_sample s;
+	bool skipped, done;
+
+	if (resync && requested)
+		start = 0;
+	else if (resync)
+		start = READ_ONCE(mddev->resync_offset);
+	else
+		start = md_recovery_start(mddev);
+	start = min(start, max);
+	what = check ? "data-check" : !resync ? "recovery" :
+	       requested ? "requested-resync" : "resync";
+
+	WRITE_ONCE(core->sync_error, false);
+	WRITE_ONCE(mddev->curr_resync, start);
+	WRITE_ONCE(mddev->curr_resync_completed, start);
+	if (requested)
+		atomic64_set(&mddev->resync_mismatches, 0);
+	md_sync_mark(core, true);
+	md_sample(mddev, &s);
+	rt_init(&mddev->throttle, &s);
+	pr_info("md: %s of RAID array %s from %llu\n", what, mdname(mddev),
+		(unsigned long long)start);
+
+	j = start;
+	last_checkpoint = jiffies;
+	while (j < max && md_sync_pace(mddev)) {
+		skipped = false;
+		atomic_inc(&core->sync_reqs);
+		n = pers->sync_request(mddev, j, max, &skipped);
+		if (skipped || !n)
+			atomic_dec(&core->sync_reqs);
+		if (!n) {
+			WRITE_ONCE(core->sync_error, true);
+			set_bit(MDR_INTR, &mddev->recovery);
+			break;
+		}
+		if (!skipped)
+			atomic_add(n, &mddev->sync_active);
+		j = min(j + n, max);
+		WRITE_ONCE(mddev->curr_resync, j);
+		md_sync_mark(core, false);
+		if (time_after(jiffies, last_checkpoint + MD_CHECKPOINT_JIFFIES)) {
+			md_sync_wait_idle(mddev);
+			if (!READ_ONCE(core->sync_error))
+				md_sync_checkpoint(mddev, j, resync, requested);
+			last_checkpoint = jiffies;
+		}
+		cond_resched();
+	}
+	md_sync_wait_idle(mddev);
+	if (pers->close_sync)
+		pers->close_sync(mddev);
+
+	done = j >= max && !READ_ONCE(core->sync_error);
+	if (done) {
+		WRITE_ONCE(mddev->curr_resync_completed, max);
+		if (resync && !check) {
+			spin_lock_irq(&mddev->lock);
+			mddev->resync_offset = MD_MAX_SECTOR;
+			spin_unlock_irq(&mddev->lock);
+		} else if (!resync) {
+			md_set_recovery_offset(mddev, MD_MAX_SECTOR);
+		}
+	} else {
+		pos = READ_ONCE(core->sync_error) ?
+		      mddev->curr_resync_completed : j;
+		md_sync_checkpoint(mddev, pos, resync, requested);
+	}
+	pr_info("md: %s: %s %s\n", mdname(mddev), what,
+		done ? "done" : "interrupted");
+
+	set_bit(MDR_DONE, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_notify(core->sysfs_completed);
+	/* the reaper stops us */
+	wait_event_idle(mddev->sync_wait, kthread_should_stop());
+	return 0;
+}
+
+/*
+ * Collect a finished (or interrupted) sync thread and publish what it
+ * achieved.  Caller holds reconfig_mutex.
+ */
+void md_reap_sync(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	struct md_rdev *rdev;
+	bool recover = test_bit(MDR_RECOVER, &mddev->recovery);
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->sync_thread)
+		return;
+	kthread_stop(mddev->sync_thread);
+	mddev->sync_thread = NULL;
+
+	if (recover && mddev->pers->spare_active &&
+	    mddev->pers->spare_active(mddev)) {
+		rdev_for_each(rdev, mddev)
+			md_notify(rdev->sysfs_state);
+		md_notify(mddev->sysfs_degraded);
+	}
+	mddev->recovery &= ~(BIT(MDR_RUNNING) | BIT(MDR_SYNC) |
+			     BIT(MDR_REQUESTED) | BIT(MDR_CHECK) |
+			     BIT(MDR_RECOVER) | BIT(MDR_INTR) | BIT(MDR_DONE));
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
+	/* an interrupted resync or recovery resumes unless frozen */
+	if (!READ_ONCE(core->sync_error))
+		set_bit(MDR_NEEDED, &mddev->recovery);
+	md_notify(mddev->sysfs_action);
+	md_notify(core->sysfs_completed);
+	md_new_event();
+}
+
+/* Interrupt a running sync thread and reap it.  reconfig_mutex held. */
+void md_stop_sync(struct mddev *mddev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->sync_thread)
+		return;
+	set_bit(MDR_INTR, &mddev->recovery);
+	wake_up(&mddev->sync_wait);
+	md_reap_sync(mddev);
+}
+
+/* Take failed members out of their slots.  Returns false to retry. */
+static bool md_remove_failed(struct mddev *mddev)
+{
+	struct md_rdev *rdev;
+	bool all = true;
+	int err;
+
+	rdev_for_each(rdev, mddev) {
+		if (rdev->raid_disk < 0 || !test_bit(RD_FAULTY, &rdev->flags))
+			continue;
+		err = mddev->pers->hot_remove_disk(mddev, rdev);
+		if (err) {
+			all = false;
+			continue;
+		}
+		md_rdev_unlink_slot(rdev);
+		rdev->raid_disk = -1;
+		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+		md_notify(rdev->sysfs_state);
+	}
+	return all;
+}
+
+/* Put spares into free slots; returns the number of members to rebuild. */
+static int md_add_spares(struct mddev *mddev)
+{
+	struct md_rdev *rdev;
+	int n = 0;
+
+	rdev_for_each(rdev, mddev) {
+		if (test_bit(RD_FAULTY, &rdev->flags))
+			continue;
+		if (rdev->raid_disk < 0 && READ_ONCE(mddev->degraded) > 0 &&
+		    mddev->pers->hot_add_disk) {
+			clear_bit(RD_IN_SYNC, &rdev->flags);
+			rdev->recovery_offset = 0;
+			if (mddev->pers->hot_add_disk(mddev, rdev) == 0 &&
+			    rdev->raid_disk >= 0) {
+				md_rdev_link_slot(rdev);
+				set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+				md_notify(rdev->sysfs_state);
+			}
+		}
+		if (md_rdev_rebuilding(rdev))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * md thread: reap a finished sync thread, then decide what runs next.
+ * Skips (and is woken again by mddev_unlock()) if the lock is busy.
+ */
+void md_check_recovery(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	struct task_struct *t;
+	int spares;
+
+	if (!mutex_trylock(&mddev->reconfig_mutex))
+		return;
+	if (!mddev->pers)
+		goto unlock;
+	if (test_bit(MDR_RUNNING, &mddev->recovery)) {
+		if (!test_bit(MDR_DONE, &mddev->recovery))
+			goto unlock;
+		md_reap_sync(mddev);
+	}
+	if (!test_and_clear_bit(MDR_NEEDED, &mddev->recovery))
+		goto unlock;
+	clear_bit(MDC_RETRY, &core->core_flags);
+
+	if (!md_remove_failed(mddev)) {
+		set_bit(MDR_NEEDED, &mddev->recovery);
+		set_bit(MDC_RETRY, &core->core_flags);
+	}
+	if (mddev->ro || test_bit(MDR_FROZEN, &mddev->recovery) ||
+	    !mddev->pers->sync_request)
+		goto write_sb;
+
+	spares = md_add_spares(mddev);
+	if (spares) {
+		mddev->recovery &= ~(BIT(MDR_SYNC) | BIT(MDR_REQUESTED) |
+				     BIT(MDR_CHECK));
+		set_bit(MDR_RECOVER, &mddev->recovery);
+	} else if (test_bit(MDR_SYNC, &mddev->recovery)) {
+		/* check or repair asked for through sync_action */
+	} else if (mddev->resync_offset < mddev->dev_sectors) {
+		set_bit(MDR_SYNC, &mddev->recovery);
+	} else {
+		goto write_sb;
+	}
+	if (test_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags))
+		md_update_sb(mddev);
+
+	clear_bit(MDR_INTR, &mddev->recovery);
+	clear_bit(MDR_DONE, &mddev->recovery);
+	set_bit(MDR_RUNNING, &mddev->recovery);
+	t = kthread_run(md_sync_thread_fn, mddev, "%s_resync", mdname(mddev));
+	if (IS_ERR(t)) {
+		pr_warn("md: %s: cannot start the sync thread (%ld)\n",
+			mdname(mddev), PTR_ERR(t));
+		mddev->recovery &= ~(BIT(MDR_RUNNING) | BIT(MDR_SYNC) |
+				     BIT(MDR_REQUESTED) | BIT(MDR_CHECK) |
+				     BIT(MDR_RECOVER));
+		goto write_sb;
+	}
+	mddev->sync_thread = t;
+	md_notify(mddev->sysfs_action);
+	md_new_event();
+write_sb:
+	if (test_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags))
+		md_update_sb(mddev);
+unlock:
+	/* not mddev_unlock(): that would wake us again */
+	mutex_unlock(&mddev->reconfig_mutex);
+}
+
+/* /proc/mdstat progress line; called under mddev->lock.  1 if printed. */
+int md_sync_status(struct seq_file *seq, struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+	sector_t max, pos, mark;
+	unsigned long dt;
+	u64 db, rt, per_milli;
+	const char *what;
+	int i, x;
+
+	if (!test_bit(MDR_RUNNING, &mddev->recovery) ||
+	    test_bit(MDR_DONE, &mddev->recovery)) {
+		if (mddev->resync_offset < mddev->dev_sectors) {
+			seq_puts(seq, "\tresync=PENDING");
+			return 1;
+		}
+		return 0;
+	}
+	max = core->sync_max ? core->sync_max : mddev->dev_sectors;
+	pos = min(md_sync_position(mddev), max);
+	if (!max)
+		return 0;
+	per_milli = div64_u64((u64)pos * 1000, max);
+	if (per_milli > 1000)
+		per_milli = 1000;
+
+	x = per_milli / 50;
+	seq_putc(seq, '[');
+	for (i = 0; i < x; i++)
+		seq_putc(seq, '=');
+	seq_putc(seq, '>');
+	for (i = x; i < 20; i++)
+		seq_putc(seq, '.');
+	seq_puts(seq, "] ");
+
+	if (test_bit(MDR_CHECK, &mddev->recovery))
+		what = "check";
+	else if (test_bit(MDR_SYNC, &mddev->recovery))
+		what = "resync";
+	else
+		what = "recovery";
+	seq_printf(seq, " %s =%3u.%u%% (%llu/%llu)", what,
+		   (unsigned int)per_milli / 10, (unsigned int)per_milli % 10,
+		   (unsigned long long)pos / 2, (unsigned long long)max / 2);
+
+	dt = (jiffies - READ_ONCE(core->mark_jiffies[0])) / HZ + 1;
+	mark = READ_ONCE(core->mark_sectors[0]);
+	db = pos > mark ? pos - mark : 0;
+	rt = db ? mul_u64_u64_div_u64(max - pos, dt, db) : 0;
+	seq_printf(seq, " finish=%llu.%llumin", rt / 60, (rt % 60) / 6);
+	seq_printf(seq, " speed=%lluK/sec", div64_u64(db / 2, dt));
+	return 1;
+}

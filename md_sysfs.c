@@ -1,0 +1,1028 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/block/mdN/md/ and its dev-XXX/ member directories.
+ *
+ * Design.  Names, formats and accepted values follow
+ * Documentation/admin-guide/md.rst so mdadm drives this stack as it
+ * drives in-tree md.  Reads take no mutex (values are READ_ONCE or
+ * taken under mddev->lock); every write that changes state runs under
+ * reconfig_mutex and is validated completely before anything changes,
+ * so a rejected write (-EINVAL, -EBUSY) leaves the array as it was.
+ * A member directory is removed from md_misc_wq, never from inside one
+ * of its own attribute writes.
+ */
+#include <linux/ctype.h>
+#include <linux/kdev_t.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "md_core.h"
+
+struct md_sysfs_entry {
+	struct attribute attr;
+	ssize_t (*show)(struct mddev *mddev, char *page);
+	ssize_t (*store)(struct mddev *mddev, const char *page, size_t len);
+};
+
+#define MD_ATTR_RW(_name, _file) \
+	static struct md_sysfs_entry mda_##_name = \
+		__ATTR(_file, 0644, _name##_show, _name##_store)
+#define MD_ATTR_RO(_name, _file) \
+	static struct md_sysfs_entry mda_##_name = \
+		__ATTR(_file, 0444, _name##_show, NULL)
+#define MD_ATTR_WO(_name, _file) \
+	static struct md_sysfs_entry mda_##_name = \
+		__ATTR(_file, 0200, NULL, _name##_store)
+
+/* Parse "S", "S.m", "S.mm" or "S.mmm" (newline allowed) into ms. */
+int md_parse_msec(const char *buf, unsigned int *msec)
+{
+	unsigned long sec = 0, frac = 0;
+	int digits = 0;
+	const char *p = buf;
+
+	if (!isdigit(*p))
+		return -EINVAL;
+	while (isdigit(*p)) {
+		sec = sec * 10 + (*p++ - '0');
+		if (sec > UINT_MAX / 1000)
+			return -EINVAL;
+	}
+	if (*p == '.') {
+		p++;
+		while (isdigit(*p)) {
+			if (++digits > 3)
+				return -EINVAL;
+			frac = frac * 10 + (*p++ - '0');
+		}
+		if (!digits)
+			return -EINVAL;
+		while (digits++ < 3)
+			frac *= 10;
+	}
+	if (*p == '\n')
+		p++;
+	if (*p)
+		return -EINVAL;
+	*msec = sec * 1000 + frac;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* array description */
+
+static ssize_t metadata_version_show(struct mddev *mddev, char *page)
+{
+	if (mddev->persistent && mddev->major_version)
+		return sysfs_emit(page, "%d.%d\n", mddev->major_version,
+				  mddev->minor_version);
+	return sysfs_emit(page, "none\n");
+}
+
+static ssize_t metadata_version_store(struct mddev *mddev, const char *buf,
+				      size_t len)
+{
+	int major, minor;
+	char dot;
+
+	if (mddev->pers || !list_empty(&mddev->disks))
+		return -EBUSY;
+	if (sysfs_streq(buf, "none")) {
+		mddev->major_version = 0;
+		mddev->minor_version = 0;
+		mddev->persistent = false;
+		return len;
+	}
+	if (sscanf(buf, "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
+	    major != 1 || minor < 0 || minor > 2) {
+		pr_warn("md: %s: only 1.0, 1.1 and 1.2 metadata is supported\n",
+			mdname(mddev));
+		return -EINVAL;
+	}
+	mddev->major_version = 1;
+	mddev->minor_version = minor;
+	mddev->persistent = true;
+	return len;
+}
+MD_ATTR_RW(metadata_version, metadata_version);
+
+static ssize_t level_show(struct mddev *mddev, char *page)
+{
+	struct md_personality *p;
+	const char *name;
+	ssize_t ret;
+
+	spin_lock_irq(&mddev->lock);
+	p = mddev->pers;
+	name = p ? p->name : md_level_name(mddev->level);
+	ret = sysfs_emit(page, "%s\n", name ? name : "");
+	spin_unlock_irq(&mddev->lock);
+	return ret;
+}
+
+static ssize_t level_store(struct mddev *mddev, const char *buf, size_t len)
+{
+	int level;
+
+	if (mddev->pers)
+		return -EBUSY;	/* no takeover */
+	if (md_level_from_name(buf, &level))
+		return -EINVAL;
+	mddev->level = level;
+	return len;
+}
+MD_ATTR_RW(level, level);
+
+static ssize_t raid_disks_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(mddev->raid_disks));
+}
+
+static ssize_t raid_disks_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	unsigned int n;
+
+	if (kstrtouint(buf, 10, &n) || !n || n > MD_SB_DISKS * 2)
+		return -EINVAL;
+	if (mddev->pers)
+		return -EBUSY;	/* no reshape */
+	mddev->raid_disks = n;
+	return len;
+}
+MD_ATTR_RW(raid_disks, raid_disks);
+
+static ssize_t chunk_size_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%lu\n",
+			  (unsigned long)READ_ONCE(mddev->chunk_sectors) << 9);
+}
+
+static ssize_t chunk_size_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	unsigned long n;
+
+	if (kstrtoul(buf, 10, &n) || (n && (n < 4096 || !is_power_of_2(n))) ||
+	    (n >> 9) > INT_MAX)
+		return -EINVAL;
+	if (mddev->pers)
+		return -EBUSY;
+	mddev->chunk_sectors = n >> 9;
+	return len;
+}
+MD_ATTR_RW(chunk_size, chunk_size);
+
+static ssize_t layout_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(mddev->layout));
+}
+
+static ssize_t layout_store(struct mddev *mddev, const char *buf, size_t len)
+{
+	int n;
+
+	if (kstrtoint(buf, 10, &n) || n < 0)
+		return -EINVAL;
+	if (mddev->pers)
+		return -EBUSY;
+	mddev->layout = n;
+	return len;
+}
+MD_ATTR_RW(layout, layout);
+
+static ssize_t component_size_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%llu\n",
+			  (unsigned long long)READ_ONCE(mddev->dev_sectors) / 2);
+}
+MD_ATTR_RO(component_size, component_size);
+
+static ssize_t array_size_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%llu\n",
+			  (unsigned long long)READ_ONCE(mddev->array_sectors) / 2);
+}
+MD_ATTR_RO(array_size, array_size);
+
+static ssize_t resync_start_show(struct mddev *mddev, char *page)
+{
+	sector_t s = READ_ONCE(mddev->resync_offset);
+
+	if (s == MD_MAX_SECTOR)
+		return sysfs_emit(page, "none\n");
+	return sysfs_emit(page, "%llu\n", (unsigned long long)s);
+}
+
+static ssize_t resync_start_store(struct mddev *mddev, const char *buf,
+				  size_t len)
+{
+	unsigned long long n;
+
+	if (sysfs_streq(buf, "none"))
+		n = MD_MAX_SECTOR;
+	else if (kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	if (mddev->pers && !mddev->ro)
+		return -EBUSY;
+	spin_lock_irq(&mddev->lock);
+	mddev->resync_offset = n;
+	spin_unlock_irq(&mddev->lock);
+	return len;
+}
+MD_ATTR_RW(resync_start, resync_start);
+
+static ssize_t new_dev_store(struct mddev *mddev, const char *buf, size_t len)
+{
+	unsigned int major, minor;
+	char nl;
+	dev_t dev;
+	int n, err;
+
+	n = sscanf(buf, "%u:%u%c", &major, &minor, &nl);
+	if (n < 2 || (n == 3 && nl != '\n'))
+		return -EINVAL;
+	dev = MKDEV(major, minor);
+	if (MAJOR(dev) != major || MINOR(dev) != minor)
+		return -EOVERFLOW;
+	err = md_add_new_disk(mddev, dev, false);
+	return err ? err : len;
+}
+MD_ATTR_WO(new_dev, new_dev);
+
+/* ---------------------------------------------------------------- */
+/* array_state */
+
+enum md_array_state {
+	ST_CLEAR, ST_INACTIVE, ST_SUSPENDED, ST_READONLY, ST_READ_AUTO,
+	ST_CLEAN, ST_ACTIVE, ST_WRITE_PENDING, ST_ACTIVE_IDLE, ST_BROKEN,
+	ST_BAD,
+};
+
+static const char * const md_array_states[] = {
+	[ST_CLEAR] = "clear", [ST_INACTIVE] = "inactive",
+	[ST_SUSPENDED] = "suspended", [ST_READONLY] = "readonly",
+	[ST_READ_AUTO] = "read-auto", [ST_CLEAN] = "clean",
+	[ST_ACTIVE] = "active", [ST_WRITE_PENDING] = "write-pending",
+	[ST_ACTIVE_IDLE] = "active-idle", [ST_BROKEN] = "broken",
+};
+
+static ssize_t array_state_show(struct mddev *mddev, char *page)
+{
+	struct md_core *core = to_core(mddev);
+	enum md_array_state st;
+
+	spin_lock_irq(&mddev->lock);
+	if (mddev->pers) {
+		if (mddev->ro == 1)
+			st = ST_READONLY;
+		else if (mddev->ro == 2)
+			st = ST_READ_AUTO;
+		else if (test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags))
+			st = ST_WRITE_PENDING;
+		else if (mddev->in_sync)
+			st = ST_CLEAN;
+		else if (test_bit(MDC_SAFEMODE_FIRED, &core->core_flags))
+			st = ST_ACTIVE_IDLE;
+		else
+			st = ST_ACTIVE;
+	} else if (list_empty(&mddev->disks) && !mddev->raid_disks &&
+		   !mddev->dev_sectors) {
+		st = ST_CLEAR;
+	} else {
+		st = ST_INACTIVE;
+	}
+	spin_unlock_irq(&mddev->lock);
+	return sysfs_emit(page, "%s\n", md_array_states[st]);
+}
+
+static int md_start_with_ro(struct mddev *mddev, int ro)
+{
+	int err;
+
+	if (list_empty(&mddev->disks))
+		return -EINVAL;
+	mddev->ro = ro;
+	err = md_run(mddev);
+	if (err)
+		mddev->ro = 0;
+	return err;
+}
+
+static ssize_t array_state_store(struct mddev *mddev, const char *buf,
+				 size_t len)
+{
+	int st = sysfs_match_string(md_array_states, buf);
+	int err = 0;
+
+	switch (st) {
+	case ST_CLEAR:
+		err = md_stop(mddev, 0, NULL);
+		break;
+	case ST_INACTIVE:
+		if (mddev->pers)
+			err = md_stop(mddev, 2, NULL);
+		break;
+	case ST_READONLY:
+		if (mddev->pers)
+			err = md_set_readonly(mddev, NULL);
+		else
+			err = md_start_with_ro(mddev, 1);
+		break;
+	case ST_READ_AUTO:
+		if (!mddev->pers) {
+			err = md_start_with_ro(mddev, 2);
+			break;
+		}
+		if (mddev->ro == 0)
+			err = md_set_readonly(mddev, NULL);
+		if (!err && mddev->ro == 1) {
+			spin_lock_irq(&mddev->lock);
+			mddev->ro = 2;
+			spin_unlock_irq(&mddev->lock);
+			set_disk_ro(mddev->gendisk, 0);
+		}
+		break;
+	case ST_CLEAN:
+		if (!mddev->pers)
+			return -EINVAL;
+		if (mddev->ro)
+			err = md_restart_rw(mddev);
+		if (!err)
+			err = md_mark_clean(mddev);
+		break;
+	case ST_ACTIVE:
+		if (!mddev->pers)
+			err = md_start_with_ro(mddev, 0);
+		else if (mddev->ro)
+			err = md_restart_rw(mddev);
+		break;
+	default:
+		return -EINVAL;
+	}
+	md_notify(mddev->sysfs_state);
+	return err ? err : len;
+}
+MD_ATTR_RW(array_state, array_state);
+
+/* ---------------------------------------------------------------- */
+/* sync */
+
+static ssize_t sync_action_show(struct mddev *mddev, char *page)
+{
+	unsigned long r = READ_ONCE(mddev->recovery);
+	const char *a = "idle";
+
+	if (r & BIT(MDR_FROZEN))
+		a = "frozen";
+	else if (r & BIT(MDR_RUNNING) ||
+		 (!READ_ONCE(mddev->ro) && r & BIT(MDR_NEEDED))) {
+		if (r & BIT(MDR_SYNC))
+			a = !(r & BIT(MDR_REQUESTED)) ? "resync" :
+			    r & BIT(MDR_CHECK) ? "check" : "repair";
+		else if (r & BIT(MDR_RECOVER))
+			a = "recover";
+	}
+	return sysfs_emit(page, "%s\n", a);
+}
+
+static ssize_t sync_action_store(struct mddev *mddev, const char *buf,
+				 size_t len)
+{
+	bool check = sysfs_streq(buf, "check");
+
+	if (!mddev->pers || !mddev->pers->sync_request)
+		return -EINVAL;
+	if (sysfs_streq(buf, "frozen")) {
+		set_bit(MDR_FROZEN, &mddev->recovery);
+		md_stop_sync(mddev);
+	} else if (sysfs_streq(buf, "idle")) {
+		md_stop_sync(mddev);
+		clear_bit(MDR_FROZEN, &mddev->recovery);
+	} else if (sysfs_streq(buf, "resync") || sysfs_streq(buf, "recover")) {
+		clear_bit(MDR_FROZEN, &mddev->recovery);
+	} else if (check || sysfs_streq(buf, "repair")) {
+		if (test_bit(MDR_RUNNING, &mddev->recovery))
+			return -EBUSY;
+		if (mddev->ro == 1)
+			return -EROFS;
+		if (mddev->ro == 2)
+			md_restart_rw(mddev);
+		clear_bit(MDR_FROZEN, &mddev->recovery);
+		set_bit(MDR_SYNC, &mddev->recovery);
+		set_bit(MDR_REQUESTED, &mddev->recovery);
+		if (check)
+			set_bit(MDR_CHECK, &mddev->recovery);
+		else
+			clear_bit(MDR_CHECK, &mddev->recovery);
+	} else {
+		return -EINVAL;
+	}
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_notify(mddev->sysfs_action);
+	return len;
+}
+MD_ATTR_RW(sync_action, sync_action);
+
+static ssize_t sync_completed_show(struct mddev *mddev, char *page)
+{
+	struct md_core *core = to_core(mddev);
+
+	if (!test_bit(MDR_RUNNING, &mddev->recovery))
+		return sysfs_emit(page, "none\n");
+	return sysfs_emit(page, "%llu / %llu\n",
+		(unsigned long long)READ_ONCE(mddev->curr_resync_completed),
+		(unsigned long long)READ_ONCE(core->sync_max));
+}
+MD_ATTR_RO(sync_completed, sync_completed);
+
+static ssize_t sync_speed_show(struct mddev *mddev, char *page)
+{
+	if (!test_bit(MDR_RUNNING, &mddev->recovery))
+		return sysfs_emit(page, "none\n");
+	return sysfs_emit(page, "%u\n", md_sync_speed(mddev));
+}
+MD_ATTR_RO(sync_speed, sync_speed);
+
+/* "N (system)" / "N (local)"; writes take N > 0 or "system". */
+static ssize_t md_knob_show(char *page, int local, int system)
+{
+	return sysfs_emit(page, "%d (%s)\n", local ? local : system,
+			  local ? "local" : "system");
+}
+
+static int md_knob_parse(const char *buf, int *val)
+{
+	unsigned int n;
+
+	if (sysfs_streq(buf, "system")) {
+		*val = 0;
+		return 0;
+	}
+	if (kstrtouint(buf, 10, &n) || !n || n > INT_MAX)
+		return -EINVAL;
+	*val = n;
+	return 0;
+}
+
+static ssize_t sync_speed_min_show(struct mddev *mddev, char *page)
+{
+	return md_knob_show(page, READ_ONCE(mddev->sync_speed_min),
+			    READ_ONCE(md_speed_limit_min));
+}
+
+static ssize_t sync_speed_min_store(struct mddev *mddev, const char *buf,
+				    size_t len)
+{
+	int v;
+
+	if (md_knob_parse(buf, &v))
+		return -EINVAL;
+	WRITE_ONCE(mddev->sync_speed_min, v);
+	wake_up(&mddev->sync_wait);
+	return len;
+}
+MD_ATTR_RW(sync_speed_min, sync_speed_min);
+
+static ssize_t sync_speed_max_show(struct mddev *mddev, char *page)
+{
+	return md_knob_show(page, READ_ONCE(mddev->sync_speed_max),
+			    READ_ONCE(md_speed_limit_max));
+}
+
+static ssize_t sync_speed_max_store(struct mddev *mddev, const char *buf,
+				    size_t len)
+{
+	int v;
+
+	if (md_knob_parse(buf, &v))
+		return -EINVAL;
+	WRITE_ONCE(mddev->sync_speed_max, v);
+	wake_up(&mddev->sync_wait);
+	return len;
+}
+MD_ATTR_RW(sync_speed_max, sync_speed_max);
+
+static ssize_t sync_io_depth_show(struct mddev *mddev, char *page)
+{
+	return md_knob_show(page, READ_ONCE(mddev->sync_io_depth),
+			    MD_DEFAULT_IO_DEPTH);
+}
+
+static ssize_t sync_io_depth_store(struct mddev *mddev, const char *buf,
+				   size_t len)
+{
+	int v;
+
+	if (md_knob_parse(buf, &v) || v > 4096)
+		return -EINVAL;
+	WRITE_ONCE(mddev->sync_io_depth, v);
+	wake_up(&mddev->sync_wait);
+	return len;
+}
+MD_ATTR_RW(sync_io_depth, sync_io_depth);
+
+static ssize_t mismatch_cnt_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%llu\n", (unsigned long long)
+			  atomic64_read(&mddev->resync_mismatches));
+}
+MD_ATTR_RO(mismatch_cnt, mismatch_cnt);
+
+static ssize_t degraded_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(mddev->degraded));
+}
+MD_ATTR_RO(degraded, degraded);
+
+static ssize_t safe_mode_delay_show(struct mddev *mddev, char *page)
+{
+	unsigned int ms = jiffies_to_msecs(READ_ONCE(mddev->safe_mode_delay));
+
+	if (!ms)
+		return sysfs_emit(page, "0\n");
+	return sysfs_emit(page, "%u.%03u\n", ms / 1000, ms % 1000);
+}
+
+static ssize_t safe_mode_delay_store(struct mddev *mddev, const char *buf,
+				     size_t len)
+{
+	unsigned int ms;
+	unsigned long j;
+
+	if (md_parse_msec(buf, &ms))
+		return -EINVAL;
+	j = ms ? max_t(unsigned long, msecs_to_jiffies(ms), 1) : 0;
+	if (j > UINT_MAX)
+		return -EINVAL;
+	WRITE_ONCE(mddev->safe_mode_delay, j);
+	/* a dirty idle array gets its clean check with the new delay */
+	if (j && mddev->pers)
+		mod_timer(&mddev->safe_mode_timer, jiffies + j);
+	return len;
+}
+MD_ATTR_RW(safe_mode_delay, safe_mode_delay);
+
+static ssize_t consistency_policy_show(struct mddev *mddev, char *page)
+{
+	struct md_personality *p;
+	const char *s;
+
+	spin_lock_irq(&mddev->lock);
+	p = mddev->pers;
+	s = !p ? "unknown" : p->sync_request ? "resync" : "none";
+	spin_unlock_irq(&mddev->lock);
+	return sysfs_emit(page, "%s\n", s);
+}
+MD_ATTR_RO(consistency_policy, consistency_policy);
+
+static struct attribute *md_default_attrs[] = {
+	&mda_metadata_version.attr,
+	&mda_level.attr,
+	&mda_raid_disks.attr,
+	&mda_chunk_size.attr,
+	&mda_layout.attr,
+	&mda_component_size.attr,
+	&mda_array_size.attr,
+	&mda_resync_start.attr,
+	&mda_new_dev.attr,
+	&mda_array_state.attr,
+	&mda_sync_action.attr,
+	&mda_sync_completed.attr,
+	&mda_sync_speed.attr,
+	&mda_sync_speed_min.attr,
+	&mda_sync_speed_max.attr,
+	&mda_sync_io_depth.attr,
+	&mda_mismatch_cnt.attr,
+	&mda_degraded.attr,
+	&mda_safe_mode_delay.attr,
+	&mda_consistency_policy.attr,
+	NULL,
+};
+
+static const struct attribute_group md_default_group = {
+	.attrs = md_default_attrs,
+};
+
+/* ---------------------------------------------------------------- */
+/* md/stats/: safe mode and throttle counters */
+
+static ssize_t md_stat_u64(char *page, struct mddev *mddev, const u64 *field)
+{
+	u64 v;
+
+	spin_lock_irq(&mddev->lock);
+	v = *field;
+	spin_unlock_irq(&mddev->lock);
+	return sysfs_emit(page, "%llu\n", v);
+}
+
+#define MD_STAT(_name, _field) \
+static ssize_t stat_##_name##_show(struct mddev *mddev, char *page) \
+{ \
+	return md_stat_u64(page, mddev, &to_core(mddev)->_field); \
+} \
+static struct md_sysfs_entry md_stat_##_name = \
+	__ATTR(_name, 0444, stat_##_name##_show, NULL)
+
+MD_STAT(clean_to_dirty, dirty_transitions);
+MD_STAT(write_wait_total_ns, write_wait_ns_total);
+MD_STAT(write_wait_max_ns, write_wait_ns_max);
+MD_STAT(clean_check_total_ns, clean_check_ns_total);
+MD_STAT(clean_check_max_ns, clean_check_ns_max);
+
+static ssize_t stat_writes_pending_show(struct mddev *mddev, char *page)
+{
+	struct wp_stats st;
+
+	wp_get_stats(&mddev->wp, &st);
+	return sysfs_emit(page, "%ld %s closes=%llu close_fails=%llu opens=%llu\n",
+			  wp_read(&mddev->wp),
+			  wp_is_closed(&mddev->wp) ? "closed" : "open",
+			  st.closes, st.close_fails, st.opens);
+}
+static struct md_sysfs_entry md_stat_writes_pending =
+	__ATTR(writes_pending, 0444, stat_writes_pending_show, NULL);
+
+/* Sampled by the sync thread without a lock: a racy snapshot. */
+static ssize_t stat_throttle_show(struct mddev *mddev, char *page)
+{
+	struct resync_throttle *rt = &mddev->throttle;
+
+	return sysfs_emit(page,
+			  "throttled_ns=%llu samples=%llu fg_active_samples=%llu max_inflight=%u wait_ns=%llu fg_active=%d\n",
+			  READ_ONCE(rt->stats.throttled_ns),
+			  READ_ONCE(rt->stats.samples),
+			  READ_ONCE(rt->stats.fg_active_samples),
+			  READ_ONCE(rt->last.max_inflight),
+			  READ_ONCE(rt->last.wait_ns),
+			  READ_ONCE(rt->last.fg_active));
+}
+static struct md_sysfs_entry md_stat_throttle =
+	__ATTR(throttle, 0444, stat_throttle_show, NULL);
+
+static struct attribute *md_stats_attrs[] = {
+	&md_stat_clean_to_dirty.attr,
+	&md_stat_write_wait_total_ns.attr,
+	&md_stat_write_wait_max_ns.attr,
+	&md_stat_clean_check_total_ns.attr,
+	&md_stat_clean_check_max_ns.attr,
+	&md_stat_writes_pending.attr,
+	&md_stat_throttle.attr,
+	NULL,
+};
+
+static const struct attribute_group md_stats_group = {
+	.name = "stats",
+	.attrs = md_stats_attrs,
+};
+
+static const struct attribute_group *md_groups[] = {
+	&md_default_group,
+	&md_stats_group,
+	NULL,
+};
+
+static ssize_t md_attr_show(struct kobject *kobj, struct attribute *attr,
+			    char *page)
+{
+	struct md_sysfs_entry *e = container_of(attr, struct md_sysfs_entry,
+						attr);
+	struct mddev *mddev = container_of(kobj, struct mddev, kobj);
+
+	if (!e->show)
+		return -EIO;
+	return e->show(mddev, page);
+}
+
+static ssize_t md_attr_store(struct kobject *kobj, struct attribute *attr,
+			     const char *page, size_t len)
+{
+	struct md_sysfs_entry *e = container_of(attr, struct md_sysfs_entry,
+						attr);
+	struct mddev *mddev = container_of(kobj, struct mddev, kobj);
+	ssize_t ret;
+
+	if (!e->store)
+		return -EIO;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EACCES;
+	ret = mddev_lock(mddev);
+	if (ret)
+		return ret;
+	ret = e->store(mddev, page, len);
+	mddev_unlock(mddev);
+	return ret;
+}
+
+static void md_kobj_release(struct kobject *kobj)
+{
+	struct mddev *mddev = container_of(kobj, struct mddev, kobj);
+
+	kfree(to_core(mddev));
+}
+
+static const struct sysfs_ops md_sysfs_ops = {
+	.show = md_attr_show,
+	.store = md_attr_store,
+};
+
+const struct kobj_type md_ktype = {
+	.sysfs_ops = &md_sysfs_ops,
+	.release = md_kobj_release,
+	.default_groups = md_groups,
+};
+
+/* ---------------------------------------------------------------- */
+/* dev-XXX/ */
+
+struct md_rdev_entry {
+	struct attribute attr;
+	ssize_t (*show)(struct md_rdev *rdev, char *page);
+	ssize_t (*store)(struct md_rdev *rdev, const char *page, size_t len);
+};
+
+#define RDEV_ATTR_RW(_name) \
+	static struct md_rdev_entry rdev_##_name = \
+		__ATTR(_name, 0644, rdev_##_name##_show, rdev_##_name##_store)
+
+static ssize_t rdev_state_show(struct md_rdev *rdev, char *page)
+{
+	unsigned long f = READ_ONCE(rdev->flags);
+	const char *sep = "";
+	size_t n = 0;
+
+	if (f & BIT(RD_FAULTY)) {
+		n += sysfs_emit_at(page, n, "%sfaulty", sep);
+		sep = ",";
+	}
+	if (f & BIT(RD_IN_SYNC)) {
+		n += sysfs_emit_at(page, n, "%sin_sync", sep);
+		sep = ",";
+	}
+	if (f & BIT(RD_WRITE_MOSTLY)) {
+		n += sysfs_emit_at(page, n, "%swrite_mostly", sep);
+		sep = ",";
+	}
+	if (!(f & (BIT(RD_FAULTY) | BIT(RD_IN_SYNC))))
+		n += sysfs_emit_at(page, n, "%sspare", sep);
+	n += sysfs_emit_at(page, n, "\n");
+	return n;
+}
+
+static ssize_t rdev_state_store(struct md_rdev *rdev, const char *buf,
+				size_t len)
+{
+	struct mddev *mddev = rdev->mddev;
+	int err = 0;
+
+	if (sysfs_streq(buf, "faulty")) {
+		if (mddev->pers) {
+			md_error(mddev, rdev);
+			if (!test_bit(RD_FAULTY, &rdev->flags))
+				err = -EBUSY;
+		} else {
+			set_bit(RD_FAULTY, &rdev->flags);
+		}
+	} else if (sysfs_streq(buf, "remove")) {
+		err = md_remove_rdev(mddev, rdev);
+	} else if (sysfs_streq(buf, "writemostly")) {
+		set_bit(RD_WRITE_MOSTLY, &rdev->flags);
+	} else if (sysfs_streq(buf, "-writemostly")) {
+		clear_bit(RD_WRITE_MOSTLY, &rdev->flags);
+	} else if (sysfs_streq(buf, "insync")) {
+		if (mddev->pers)
+			return -EBUSY;
+		set_bit(RD_IN_SYNC, &rdev->flags);
+	} else if (sysfs_streq(buf, "-insync")) {
+		if (mddev->pers)
+			return -EBUSY;
+		clear_bit(RD_IN_SYNC, &rdev->flags);
+	} else if (sysfs_streq(buf, "re-add")) {
+		if (!mddev->pers || !test_bit(RD_FAULTY, &rdev->flags) ||
+		    rdev->raid_disk >= 0)
+			return -EINVAL;
+		clear_bit(RD_FAULTY, &rdev->flags);
+		clear_bit(RD_IN_SYNC, &rdev->flags);
+		set_bit(MDR_NEEDED, &mddev->recovery);
+	} else {
+		return -EINVAL;
+	}
+	if (err)
+		return err;
+	if (mddev->pers && !sysfs_streq(buf, "remove")) {
+		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+		md_wakeup_thread(mddev);
+	}
+	md_notify(rdev->sysfs_state);
+	return len;
+}
+RDEV_ATTR_RW(state);
+
+static ssize_t rdev_slot_show(struct md_rdev *rdev, char *page)
+{
+	int slot = READ_ONCE(rdev->raid_disk);
+
+	if (slot < 0)
+		return sysfs_emit(page, "none\n");
+	return sysfs_emit(page, "%d\n", slot);
+}
+
+static ssize_t rdev_slot_store(struct md_rdev *rdev, const char *buf,
+			       size_t len)
+{
+	struct mddev *mddev = rdev->mddev;
+	int slot, err;
+
+	if (sysfs_streq(buf, "none")) {
+		if (rdev->raid_disk < 0)
+			return len;
+		if (mddev->pers) {
+			if (!mddev->pers->hot_remove_disk)
+				return -EBUSY;
+			err = mddev->pers->hot_remove_disk(mddev, rdev);
+			if (err)
+				return err;
+			md_rdev_unlink_slot(rdev);
+			set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+			set_bit(MDR_NEEDED, &mddev->recovery);
+			md_wakeup_thread(mddev);
+		}
+		rdev->raid_disk = -1;
+		md_notify(rdev->sysfs_state);
+		return len;
+	}
+	if (kstrtoint(buf, 10, &slot) || slot < 0)
+		return -EINVAL;
+	if (mddev->pers)
+		return -EBUSY;
+	if (mddev->raid_disks && slot >= mddev->raid_disks)
+		return -ENOSPC;
+	rdev->raid_disk = slot;
+	rdev->saved_raid_disk = slot;
+	return len;
+}
+RDEV_ATTR_RW(slot);
+
+static ssize_t rdev_offset_show(struct md_rdev *rdev, char *page)
+{
+	return sysfs_emit(page, "%llu\n",
+			  (unsigned long long)READ_ONCE(rdev->data_offset));
+}
+
+static ssize_t rdev_offset_store(struct md_rdev *rdev, const char *buf,
+				 size_t len)
+{
+	unsigned long long n;
+
+	if (kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	if (rdev->mddev->pers)
+		return -EBUSY;
+	rdev->data_offset = n;
+	return len;
+}
+RDEV_ATTR_RW(offset);
+
+static ssize_t rdev_size_show(struct md_rdev *rdev, char *page)
+{
+	return sysfs_emit(page, "%llu\n",
+			  (unsigned long long)READ_ONCE(rdev->sectors) / 2);
+}
+
+static ssize_t rdev_size_store(struct md_rdev *rdev, const char *buf,
+			       size_t len)
+{
+	unsigned long long kib;
+
+	if (kstrtoull(buf, 10, &kib) || kib > (MD_MAX_SECTOR >> 1))
+		return -EINVAL;
+	if (rdev->mddev->pers)
+		return -EBUSY;
+	rdev->sectors = kib * 2;
+	return len;
+}
+RDEV_ATTR_RW(size);
+
+static ssize_t rdev_errors_show(struct md_rdev *rdev, char *page)
+{
+	return sysfs_emit(page, "%d\n", atomic_read(&rdev->errors));
+}
+
+static ssize_t rdev_errors_store(struct md_rdev *rdev, const char *buf,
+				 size_t len)
+{
+	unsigned int n;
+
+	if (kstrtouint(buf, 10, &n) || n > INT_MAX)
+		return -EINVAL;
+	atomic_set(&rdev->errors, n);
+	return len;
+}
+RDEV_ATTR_RW(errors);
+
+static ssize_t rdev_recovery_start_show(struct md_rdev *rdev, char *page)
+{
+	sector_t r = READ_ONCE(rdev->recovery_offset);
+
+	if (test_bit(RD_IN_SYNC, &rdev->flags) || test_bit(RD_FAULTY, &rdev->flags) ||
+	    r == MD_MAX_SECTOR)
+		return sysfs_emit(page, "none\n");
+	return sysfs_emit(page, "%llu\n", (unsigned long long)r);
+}
+
+static ssize_t rdev_recovery_start_store(struct md_rdev *rdev,
+					 const char *buf, size_t len)
+{
+	unsigned long long n;
+	bool none = sysfs_streq(buf, "none");
+
+	if (!none && kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	if (rdev->mddev->pers)
+		return -EBUSY;
+	if (none) {
+		rdev->recovery_offset = MD_MAX_SECTOR;
+		set_bit(RD_IN_SYNC, &rdev->flags);
+	} else {
+		rdev->recovery_offset = n;
+		clear_bit(RD_IN_SYNC, &rdev->flags);
+	}
+	return len;
+}
+RDEV_ATTR_RW(recovery_start);
+
+static struct attribute *rdev_default_attrs[] = {
+	&rdev_state.attr,
+	&rdev_slot.attr,
+	&rdev_offset.attr,
+	&rdev_size.attr,
+	&rdev_errors.attr,
+	&rdev_recovery_start.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(rdev_default);
+
+static ssize_t rdev_attr_show(struct kobject *kobj, struct attribute *attr,
+			      char *page)
+{
+	struct md_rdev_entry *e = container_of(attr, struct md_rdev_entry, attr);
+	struct md_rdev *rdev = container_of(kobj, struct md_rdev, kobj);
+
+	if (!READ_ONCE(rdev->mddev))
+		return -ENODEV;
+	return e->show(rdev, page);
+}
+
+static ssize_t rdev_attr_store(struct kobject *kobj, struct attribute *attr,
+			       const char *page, size_t len)
+{
+	struct md_rdev_entry *e = container_of(attr, struct md_rdev_entry, attr);
+	struct md_rdev *rdev = container_of(kobj, struct md_rdev, kobj);
+	struct mddev *mddev = READ_ONCE(rdev->mddev);
+	ssize_t ret;
+
+	if (!mddev)
+		return -ENODEV;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EACCES;
+	ret = mddev_lock(mddev);
+	if (ret)
+		return ret;
+	/* it may have been removed while we waited */
+	ret = rdev->mddev == mddev ? e->store(rdev, page, len) : -ENODEV;
+	mddev_unlock(mddev);
+	return ret;
+}
+
+static void rdev_kobj_release(struct kobject *kobj)
+{
+	struct md_rdev *rdev = container_of(kobj, struct md_rdev, kobj);
+
+	kfree(to_core_rdev(rdev));
+}
+
+static const struct sysfs_ops rdev_sysfs_ops = {
+	.show = rdev_attr_show,
+	.store = rdev_attr_store,
+};
+
+const struct kobj_type md_rdev_ktype = {
+	.sysfs_ops = &rdev_sysfs_ops,
+	.release = rdev_kobj_release,
+	.default_groups = rdev_default_groups,
+};
+
+/* After kobject_add(): the "block" link and the state handle. */
+int md_sysfs_add_rdev(struct md_rdev *rdev)
+{
+	int err;
+
+	err = sysfs_create_link(&rdev->kobj, bdev_kobj(rdev->bdev), "block");
+	if (err)
+		return err;
+	rdev->sysfs_state = sysfs_get_dirent(rdev->kobj.sd, "state");
+	return 0;
+}
