@@ -35,9 +35,12 @@
  *
  * The states (enum rt_mode), checked in this order:
  *
- *  FLOOR   - sync is behind sync_speed_min.  Issue regardless of the
- *            foreground, up to io_depth in flight (no limit when idle).
- *            As in-tree md, the floor wins over the ceiling.
+ *  FLOOR   - sync is behind sync_speed_min, counting the sync IO already
+ *            in flight as paid.  Issue regardless of the foreground, one
+ *            more request per decision for as long as that holds, so the
+ *            depth grows to exactly what the floor needs at the current
+ *            latency and no further.  As in-tree md, the floor wins over
+ *            the ceiling.
  *  CEILING - sync is ahead of sync_speed_max.  Wait until it is not.
  *  IDLE    - no foreground for idle_ms.  No pauses, no depth limit: the
  *            personality's resync window is the only bound, exactly like
@@ -55,8 +58,9 @@
  *
  * Speeds are kept as buckets rather than as averages since a mark:
  *
- *  - the floor balance grows at speed_min and shrinks with every
- *    completed sync sector; positive means behind.  It is clamped to
+ *  - the floor balance grows at speed_min (plus 1/32, so request
+ *    granularity never leaves a one second window short) and shrinks
+ *    with every completed sync sector; positive means behind.  It is clamped to
  *    +-RT_FLOOR_SLACK_NS worth of speed_min, i.e. it is a sliding window
  *    of that length: running ahead on an idle array buys at most that
  *    much coasting once the foreground starts, and an outage the floor
@@ -80,6 +84,10 @@
  * precision however often the core samples.  Speeds are limited to INT_MAX
  * KiB/s and the time between samples that counts to RT_DT_MAX_NS, which
  * keeps every bucket well inside s64.
+ *
+ * Waits are never longer than the time until the floor falls due, the
+ * hold-off expires or RT_WAIT_MAX_NS, whichever is first; a wake-up
+ * before that is harmless, the core simply asks again.
  *
  * Reaction times: foreground starting is seen by the very next sample
  * (the core samples before every issue) and from then on at most io_depth
