@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# XFAIL_FORK: md core not complete yet
+# TIMEOUT: 240
+#
+# Member failure and replacement on a 2-disk raid1 (RAM disks, no bitmap):
+#  - `mdadm --fail` a member while fio writes (rate-limited so the failure
+#    lands mid-write): fio sees no error and verifies; the array runs
+#    degraded: [2/1] [U_], md/degraded 1, the member "faulty";
+#  - --remove, --add of a blank spare: recovery is visible in mdstat and
+#    completes ([2/2] [UU], degraded 0); the spare holds slot 1;
+#  - the rebuilt member alone serves all the data: fail+remove the other
+#    one and fio verify_only passes;
+#  - re-adding the failed member without a bitmap is refused: its
+#    superblock's events are behind and there is no bitmap to catch it up,
+#    so it cannot rejoin in sync; mdadm 4.2 reports "--re-add ... is not
+#    possible", exits 1, and the array is unchanged (nothing in the kernel
+#    log);
+#  - a plain --add of that former member is accepted: it becomes a spare
+#    and a full recovery (visible in mdstat) rebuilds it into the free
+#    slot; data verifies and `check` finds 0 mismatches.
+. /harness/lib.sh
+
+MD=/dev/md0
+SIZE=32M
+
+md_writes() { awk '{ print $5 }' /sys/block/md0/stat; }
+
+# wait_writes_start: until md0 has completed some writes (fio is going)
+wait_writes_start() {
+	_i=0
+	while [ "$(md_writes)" -le "$1" ]; do
+		_i=$((_i + 1))
+		[ $_i -gt 200 ] && { echo "no writes reached md0"; return 1; }
+		sleep 0.1
+	done
+}
+
+# degraded_as WANT_MDSTAT WANT_DEGRADED: e.g. "[2/1] [U_]" 1
+degraded_as() {
+	mdstat_array md0
+	echo "degraded: $(cat /sys/block/md0/md/degraded)"
+	mdstat_array md0 | grep -qF "$1" &&
+	[ "$(cat /sys/block/md0/md/degraded)" = "$2" ]
+}
+
+member_state() { # DEV: its State column in --detail ("" if absent)
+	mdadm --detail $MD | awk -v d="$1" '$NF == d { $1 = $2 = $3 = $4 = ""; $NF = ""; print }' |
+		sed 's/^ *//; s/ *$//'
+}
+
+is_faulty() {
+	_s=$(member_state "$1")
+	echo "$1: '$_s'"
+	[ "$_s" = faulty ]
+}
+
+not_listed() {
+	mdadm --detail $MD | tail -n 4
+	[ -z "$(member_state "$1")" ] && ! mdstat_array md0 | grep -q "${1#/dev/}\["
+}
+
+recovering() {
+	mdstat_array md0
+	mdstat_array md0 | grep -Eq 'recovery *= *[0-9.]+%'
+}
+
+in_sync_as() { # DEV SLOT
+	mdadm --examine "$1" > /tmp/ex || return 1
+	grep -E 'Device Role|State :|Events' /tmp/ex
+	[ "$(member_state "$1")" = "active sync" ] &&
+	[ "$(md_field "Device Role" < /tmp/ex)" = "Active device $2" ]
+}
+
+mismatches_zero() {
+	echo check > /sys/block/md0/md/sync_action || return 1
+	sleep 1
+	wait_resync md0 60 || return 1
+	_m=$(cat /sys/block/md0/md/mismatch_cnt)
+	echo "mismatch_cnt $_m"
+	[ "$_m" = 0 ]
+}
+
+# refused CMD...: CMD must fail and leave the array's member list unchanged
+refused() {
+	_b=$(mdadm --detail $MD | grep -E '^ +[0-9-]+ +[0-9]+ +[0-9]+ ')
+	"$@"
+	_rc=$?
+	_a=$(mdadm --detail $MD | grep -E '^ +[0-9-]+ +[0-9]+ +[0-9]+ ')
+	echo "exit $_rc"
+	[ $_rc -ne 0 ] || { echo "not refused"; return 1; }
+	[ "$_b" = "$_a" ] || { echo "members changed:"; echo "$_b"; echo "->"; echo "$_a"; return 1; }
+}
+
+ktap_plan 28
+md_speed_limit
+ktap_check "brd: three 64 MiB RAM disks" brd_setup 3 65536
+ktap_check "mdadm --create raid1 ram0 ram1" \
+	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
+	/dev/ram0 /dev/ram1
+ktap_check "initial resync completes" wait_resync md0 120
+
+# --- fail a member under write load ---
+w0=$(md_writes)
+(cd /tmp && exec fio --name=failwrite --filename=$MD --size=$SIZE $FIO_VERIFY_ARGS \
+	--do_verify=1 --rate=,8m --eta=never) > /tmp/fio.out 2>&1 &
+fio_pid=$!
+ktap_check "fio is writing" wait_writes_start "$w0"
+ktap_check "mdadm --fail ram1 while fio writes" mdadm $MD --fail /dev/ram1
+ktap_check "fio was still running when ram1 failed" kill -0 $fio_pid
+wait $fio_pid
+fio_rc=$?
+grep -E 'err=|WRITE:|READ:|verify' /tmp/fio.out | sed 's/^/# /'
+if [ $fio_rc -eq 0 ] && ! grep -q 'err= *[1-9]' /tmp/fio.out; then
+	ktap_ok "fio: no error, data verifies across the failure"
+else
+	cat /tmp/fio.out | sed 's/^/# /'
+	ktap_not_ok "fio: no error, data verifies across the failure (exit $fio_rc)"
+fi
+ktap_check "degraded: [2/1] [U_], md/degraded 1" degraded_as "[2/1] [U_]" 1
+ktap_check "ram1 is faulty in --detail" is_faulty /dev/ram1
+
+# --- remove, add a spare, rebuild ---
+ktap_check "mdadm --remove ram1" mdadm $MD --remove /dev/ram1
+ktap_check "ram1 no longer listed" not_listed /dev/ram1
+md_speed_limit 1000 5000
+ktap_check "mdadm --add ram2 (blank spare)" mdadm $MD --add /dev/ram2
+sleep 1
+ktap_check "recovery onto ram2 in progress" recovering
+md_speed_limit
+ktap_check "recovery completes" wait_resync md0 120
+ktap_check "rebuilt: [2/2] [UU], md/degraded 0" degraded_as "[2/2] [UU]" 0
+ktap_check "ram2 is active sync in slot 1" in_sync_as /dev/ram2 1
+
+# --- the rebuilt member alone holds the data ---
+ktap_check "fail+remove ram0" sh -c "mdadm $MD --fail /dev/ram0 && mdadm $MD --remove /dev/ram0"
+ktap_check "degraded onto ram2: [2/1] [_U]" degraded_as "[2/1] [_U]" 1
+ktap_check "fio verify_only from rebuilt ram2 alone" fio_verify_only $MD $SIZE
+
+# --- re-add the failed member (no bitmap) ---
+mdadm --examine /dev/ram0 | grep -E 'Events|Device Role|Array State' | sed 's/^/# ram0 stale sb: /'
+ktap_check "mdadm --re-add ram0 without bitmap refused" refused mdadm $MD --re-add /dev/ram0
+ktap_check "still degraded: [2/1] [_U]" degraded_as "[2/1] [_U]" 1
+md_speed_limit 1000 5000
+ktap_check "mdadm --add of the former member accepted" mdadm $MD --add /dev/ram0
+sleep 1
+ktap_check "full recovery onto ram0 in progress" recovering
+md_speed_limit
+ktap_check "recovery completes" wait_resync md0 120
+ktap_check "rebuilt: [2/2] [UU], md/degraded 0" degraded_as "[2/2] [UU]" 0
+ktap_check "ram0 is active sync in slot 0" in_sync_as /dev/ram0 0
+ktap_check "fio verify_only" fio_verify_only $MD $SIZE
+ktap_check "check: mirrors identical (mismatch_cnt 0)" mismatches_zero
+brd_teardown
+ktap_finish
