@@ -61,6 +61,7 @@ report() {
 			dmesg | sed 's/^/# dmesg: /'
 			echo "# RESULT impl=$IMPL test=$name status=fail time=- reason=hung (watchdog reboot)"
 			echo "@@HARNESS-END rc=1"
+			sleep 1
 			echo b > /proc/sysrq-trigger
 		fi
 	done
