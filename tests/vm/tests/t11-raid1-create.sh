@@ -81,13 +81,13 @@ check_examine() {
 # check_identical DEV...: data areas of the members equal each other and md0
 check_identical() {
 	_sz=$(blockdev --getsz $MD)
-	_ref=$(dd if=$MD bs=1M iflag=count_bytes count=$((_sz * 512)) 2>/dev/null | md5sum | cut -d' ' -f1)
+	_ref=$(dd if=$MD bs=1M iflag=direct,count_bytes count=$((_sz * 512)) 2>/dev/null | md5sum | cut -d' ' -f1)
 	echo "md0: $_sz sectors, md5 $_ref"
 	_rc=0
 	for d in "$@"; do
 		_off=$(mdadm --examine "$d" | md_field "Data Offset" | cut -d' ' -f1)
 		[ -n "$_off" ] || { echo "$d: no Data Offset"; return 1; }
-		_sum=$(dd if="$d" bs=1M iflag=skip_bytes,count_bytes skip=$((_off * 512)) \
+		_sum=$(dd if="$d" bs=1M iflag=direct,skip_bytes,count_bytes skip=$((_off * 512)) \
 			count=$((_sz * 512)) 2>/dev/null | md5sum | cut -d' ' -f1)
 		echo "$d: data offset $_off sectors, md5 $_sum"
 		[ "$_sum" = "$_ref" ] || _rc=1

@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# XFAIL_FORK: md core not complete yet
+# TIMEOUT: 240
+#
+# I/O errors from a member, injected with device-mapper over RAM disks.
+# Member 1 is a dm-delay device (0 ms) that sends reads to one dm table
+# (m1r) and writes to another (m1w), both linear over ram1; swapping either
+# table for one with an `error` range fails only reads or only writes.
+#
+#  read errors (array 1; member 0 write-mostly so reads go to member 1,
+#  which has the default bad-block log):
+#   - corrupt ram1 under a 32 KiB range R behind md's back, then make reads
+#     of R on member 1 fail: fio verify_only over the data passes (reads of
+#     R served from member 0, never the corrupt copy), the array stays
+#     [2/2] [UU] with member 1 in sync;
+#   - in-tree rewrites R on member 1 with the good data from member 0:
+#     ram1's R, which differed from ram0's before, is identical afterwards.
+#  write errors (array 2; bad-block log removed with --update=no-bbl, so a
+#  failed write cannot be parked as a bad block):
+#   - while fio writes (and verifies), writes to member 1 start failing:
+#     member 1 becomes faulty, the array runs [2/1] [U_], degraded 1, fio
+#     sees no error and every acknowledged block verifies.
+. /harness/lib.sh
+
+export DM_DISABLE_UDEV=1	# no udev in the guest: dmsetup makes the nodes
+MD=/dev/md0
+SIZE=32M
+
+dm_kname() { # NAME: kernel name (dm-N) of a dm device
+	for _b in /sys/block/dm-*; do
+		[ "$(cat "$_b/dm/name" 2>/dev/null)" = "$1" ] && { basename "$_b"; return 0; }
+	done
+	return 1
+}
+
+dm_swap() { # NAME TABLE: replace a live table
+	dmsetup load "$1" --table "$2" && dmsetup resume "$1"
+}
+
+# lin_err DEV START LEN: linear over DEV except an error target on [START, START+LEN)
+lin_err() {
+	_end=$(($2 + $3))
+	printf '0 %s linear %s 0\n%s %s error\n%s %s linear %s %s\n' \
+		"$2" "$1" "$2" "$3" "$_end" $((SZ - _end)) "$1" "$_end"
+}
+
+dm_setup() {
+	modprobe dm-mod && modprobe dm-delay || return 1
+	SZ=$(blockdev --getsz /dev/ram1)
+	dmsetup create m0 --table "0 $SZ linear /dev/ram0 0" &&
+	dmsetup create m1r --table "0 $SZ linear /dev/ram1 0" &&
+	dmsetup create m1w --table "0 $SZ linear /dev/ram1 0" &&
+	dmsetup create m1 --table "0 $SZ delay /dev/mapper/m1r 0 0 /dev/mapper/m1w 0 0" ||
+		return 1
+	dmsetup table
+}
+
+dm_teardown() {
+	for _n in m1 m1r m1w m0; do dmsetup remove "$_n" 2>/dev/null; done
+	return 0
+}
+
+wait_writes_start() {
+	_i=0
+	while [ "$(awk '{ print $5 }' /sys/block/md0/stat)" -le "$1" ]; do
+		_i=$((_i + 1))
+		[ $_i -gt 200 ] && { echo "no writes reached md0"; return 1; }
+		sleep 0.1
+	done
+}
+
+array_as() { # MDSTAT DEGRADED
+	mdstat_array md0
+	echo "degraded: $(cat /sys/block/md0/md/degraded)"
+	mdstat_array md0 | grep -qF "$1" &&
+	[ "$(cat /sys/block/md0/md/degraded)" = "$2" ]
+}
+
+member_state() { # KNAME: md's state of that member
+	cat "/sys/block/md0/md/dev-$1/state"
+	case ",$(cat "/sys/block/md0/md/dev-$1/state")," in
+	*,"$2",*) return 0 ;;
+	esac
+	return 1
+}
+
+range_md5() { # DEV SECTOR COUNT (O_DIRECT: md writes bypass DEV's page cache)
+	dd if="$1" bs=4k iflag=direct,skip_bytes,count_bytes skip=$(($2 * 512)) \
+		count=$(($3 * 512)) 2>/dev/null | md5sum | cut -d' ' -f1
+}
+
+ktap_plan 19
+md_speed_limit
+ktap_check "brd: two 64 MiB RAM disks" brd_setup 2 65536
+ktap_check "dm: m0 linear; m1 = delay(reads m1r, writes m1w)" dm_setup
+K1=$(dm_kname m1)
+echo "# member 1 is $K1"
+
+# ---- read errors ----
+ktap_check "create raid1 (m1, m0 write-mostly)" \
+	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
+	/dev/mapper/m1 --write-mostly /dev/mapper/m0
+ktap_check "initial resync completes" wait_resync md0 60
+ktap_check "fio randwrite + verify" fio_write_verify $MD $SIZE
+OFF=$(mdadm --examine /dev/mapper/m1 | md_field "Data Offset" | cut -d' ' -f1)
+R=$((OFF + 16384))	# 8 MiB into the data, inside the fio area
+RLEN=64			# 32 KiB: 8 failing 4k reads, below max_read_errors (20)
+echo "# data offset $OFF, R = [$R, $((R + RLEN))) on ram1"
+dd if=/dev/urandom of=/dev/ram1 bs=512 seek=$R count=$RLEN conv=notrunc 2>/dev/null
+sync
+ktap_check "R on ram1 now differs from ram0" \
+	sh -c "[ $(range_md5 /dev/ram0 $R $RLEN) != $(range_md5 /dev/ram1 $R $RLEN) ]"
+ktap_check "reads of R on member 1 fail (m1r: error range)" \
+	dm_swap m1r "$(lin_err /dev/ram1 $R $RLEN)"
+ktap_check "fio verify_only: R served from member 0" fio_verify_only $MD $SIZE
+ktap_check "still [2/2] [UU], degraded 0" array_as "[2/2] [UU]" 0
+ktap_check "member 1 still in_sync" member_state "$K1" in_sync
+echo "# member 1 errors: $(cat /sys/block/md0/md/dev-$K1/errors)," \
+	"bad_blocks: $(tr '\n' ' ' < /sys/block/md0/md/dev-$K1/bad_blocks)"
+ktap_check "R on ram1 rewritten with member 0's data" \
+	sh -c "[ $(range_md5 /dev/ram0 $R $RLEN) = $(range_md5 /dev/ram1 $R $RLEN) ]"
+ktap_check "stop array 1" mdadm --stop $MD
+dm_swap m1r "0 $SZ linear /dev/ram1 0"
+
+# ---- write errors ----
+mdadm --zero-superblock /dev/mapper/m0 /dev/mapper/m1
+ktap_check "create raid1 (m0, m1), drop the bad-block log" sh -c "
+	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
+		/dev/mapper/m0 /dev/mapper/m1 &&
+	mdadm --wait $MD; mdadm --stop $MD &&
+	mdadm --assemble $MD --update=no-bbl /dev/mapper/m0 /dev/mapper/m1 &&
+	! mdadm --examine /dev/mapper/m1 | grep -q 'Bad Block Log'"
+ktap_check "resync completes" wait_resync md0 60
+w0=$(awk '{ print $5 }' /sys/block/md0/stat)
+(cd /tmp && exec fio --name=werr --filename=$MD --size=$SIZE $FIO_VERIFY_ARGS \
+	--do_verify=1 --rate=,8m --eta=never) > /tmp/fio.out 2>&1 &
+fio_pid=$!
+ktap_check "fio is writing" wait_writes_start "$w0"
+ktap_check "writes to member 1 fail (m1w: error range over the data)" \
+	dm_swap m1w "$(lin_err /dev/ram1 $OFF 65536)"
+wait $fio_pid
+fio_rc=$?
+grep -E 'err=|WRITE:|READ:|verify' /tmp/fio.out | sed 's/^/# /'
+if [ $fio_rc -eq 0 ] && ! grep -q 'err= *[1-9]' /tmp/fio.out; then
+	ktap_ok "fio: no error, every acknowledged block verifies"
+else
+	sed 's/^/# /' /tmp/fio.out
+	ktap_not_ok "fio: no error, every acknowledged block verifies (exit $fio_rc)"
+fi
+ktap_check "member 1 faulty" member_state "$K1" faulty
+ktap_check "degraded: [2/1] [U_], degraded 1" array_as "[2/1] [U_]" 1
+mdadm --stop $MD > /dev/null 2>&1
+dm_teardown
+brd_teardown
+ktap_finish
