@@ -778,24 +778,34 @@ static void r1sync_pool_free(void *element, void *data)
 	kfree(rs);
 }
 
-static void r1_sync_endio(struct bio *bio)
+/* Drop a reference on the current phase; the last one queues the step. */
+static void r1_sync_put(struct r1sync *rs)
 {
-	struct r1sync *rs = bio->bi_private;
 	struct r1conf *conf = rs->conf;
 	unsigned long flags;
-	int i;
 
-	for (i = 0; i < conf->raid_disks; i++)
-		if (rs->slots[i].bio == bio)
-			break;
-	rs->slots[i].state = bio->bi_status ? R1S_ERR : R1S_OK;
-	/* pairs with the same full barrier in the other completions */
+	/*
+	 * Full barrier: orders this completion's slot state before the
+	 * count; pairs with the same barrier in the last put.
+	 */
 	if (!atomic_dec_and_test(&rs->remaining))
 		return;
 	spin_lock_irqsave(&conf->lock, flags);
 	list_add_tail(&rs->retry, &conf->sync_retry);
 	spin_unlock_irqrestore(&conf->lock, flags);
 	r1_kick(conf);
+}
+
+static void r1_sync_endio(struct bio *bio)
+{
+	struct r1sync *rs = bio->bi_private;
+	int i;
+
+	for (i = 0; i < rs->conf->raid_disks; i++)
+		if (rs->slots[i].bio == bio)
+			break;
+	rs->slots[i].state = bio->bi_status ? R1S_ERR : R1S_OK;
+	r1_sync_put(rs);
 }
 
 /*
@@ -864,12 +874,14 @@ static void r1_sync_read(struct r1sync *rs)
 			break;
 	}
 	rs->writing = false;
-	atomic_set(&rs->remaining, n);
+	/* the bias keeps rs ours until all are submitted */
+	atomic_set(&rs->remaining, n + 1);
 	blk_start_plug(&plug);
 	for (i = 0; i < conf->raid_disks; i++)
 		if (rs->slots[i].state == R1S_ISSUED)
 			submit_bio_noacct(rs->slots[i].bio);
 	blk_finish_plug(&plug);
+	r1_sync_put(rs);
 }
 
 /* Compare slot @i with the source; count and flag mismatching pages. */
@@ -911,12 +923,13 @@ static void r1_sync_write(struct r1sync *rs)
 		n++;
 	}
 	rs->writing = true;
-	atomic_set(&rs->remaining, n);
+	atomic_set(&rs->remaining, n + 1);	/* bias, as for reads */
 	blk_start_plug(&plug);
 	for (i = 0; i < conf->raid_disks; i++)
 		if (rs->slots[i].rewrite)
 			submit_bio_noacct(rs->slots[i].bio);
 	blk_finish_plug(&plug);
+	r1_sync_put(rs);
 }
 
 /*
