@@ -138,6 +138,10 @@ build_initrd() {
 	cp "$VMDIR"/tests/*.sh "$ov/harness/tests/" 2>/dev/null || true
 	# subdirectories (e.g. tests/crash) are not run by the glob, only by name
 	find "$VMDIR/tests" -mindepth 1 -maxdepth 1 -type d -exec cp -r {} "$ov/harness/tests/" \;
+	# ...and also as DIR-NAME.sh: the runner wants test names without '/'
+	for f in "$VMDIR"/tests/*/*.sh; do
+		if [ -e "$f" ]; then cp "$f" "$ov/harness/tests/$(basename "$(dirname "$f")")-${f##*/}"; fi
+	done
 	build_tools "$ov/harness/tools"
 	cp "$SRC"/bench/*.fio "$ov/harness/bench/" 2>/dev/null || true
 	cp "$SRC"/md-mod.ko "$SRC"/raid1.ko "$SRC"/raid456.ko "$ov/harness/fork/"
