@@ -592,7 +592,7 @@ void md_super_fill(struct mddev *mddev, struct md_rdev *rdev)
 /* Members that get a superblock: every live one, spares included. */
 static bool rdev_writable(struct md_rdev *rdev)
 {
-	return rdev->bdev && rdev->sb_page &&
+	return rdev->bdev && rdev->sb_page && rdev->desc_nr >= 0 &&
 	       !test_bit(RD_FAULTY, &rdev->flags);
 }
 
@@ -707,8 +707,16 @@ void md_super_write_all(struct mddev *mddev)
 	struct sb_state st;
 	bool new_faulty, again;
 
-	if (!mddev->persistent || mddev->ro)
+	if (mddev->ro)
 		return;
+	if (!mddev->persistent) {
+		/* nothing to record: just let waiters go */
+		clear_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+		clear_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
+		clear_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags);
+		wake_up(&mddev->sb_wait);
+		return;
+	}
 repeat:
 	clear_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	clear_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);

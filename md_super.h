@@ -84,9 +84,14 @@ void md_super_fill(struct mddev *mddev, struct md_rdev *rdev);
  * every member.  A member whose write fails goes to md_error(); if that
  * made it Faulty the update is repeated so the rest record it.  Then
  * clears MD_SB_CHANGE_PENDING (unless the array went dirty meanwhile:
- * then it writes again) and wakes sb_wait.  No-op for !persistent or
- * read-only arrays.  Callers: make sure writes are quiesced before
- * setting in_sync = 1, and that writers wait for !CHANGE_PENDING.
+ * then it writes again) and wakes sb_wait.  Writes nothing for
+ * read-only arrays (flags left alone) nor for !persistent ones (flags
+ * cleared, waiters woken); members with desc_nr < 0 are skipped.
+ * Callers: make sure writes are quiesced before setting in_sync = 1,
+ * and that writers wait for !CHANGE_PENDING.  Every call bumps events,
+ * so call it only when something changed: in-tree md writes nothing
+ * when a clean array is stopped, and an extra bump makes a member that
+ * was absent from a degraded run look stale (it then gets rebuilt).
  */
 void md_super_write_all(struct mddev *mddev);
 
