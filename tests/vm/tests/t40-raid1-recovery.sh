@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not implemented yet
 # TIMEOUT: 300
 #
 # RAID1 degrade and rebuild: write, fail ram1, overwrite with new data,

@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not implemented yet
 # TIMEOUT: 300
 #
 # RAID1 check/repair: a clean array checks with mismatch_cnt 0; after

@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not implemented yet
 # TIMEOUT: 300
 #
 # RAID1 read errors: members are dm-linear over RAM disks.  After writing
