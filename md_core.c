@@ -38,7 +38,7 @@
 
 #include "md_core.h"
 
-#define MD_MAX_UNIT		(1 << MINORBITS)
+#define MD_MAX_UNIT		BIT(MINORBITS)
 #define MD_PROBE_MAX_MINOR	512
 #define MD_RDEV_FMODE		(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
 
@@ -47,6 +47,8 @@ int md_speed_limit_min = 1000;
 int md_speed_limit_max = 200000;
 
 struct workqueue_struct *md_misc_wq;
+/* Deletes unused arrays; separate so it may flush md_misc_wq. */
+static struct workqueue_struct *md_del_wq;
 
 /* Registered personalities; md_pers_lock. */
 DEFINE_SPINLOCK(md_pers_lock);
@@ -530,8 +532,9 @@ static int md_thread_fn(void *arg)
 		timeout = test_bit(MDC_RETRY, &core->core_flags) ?
 			  HZ / 10 : MAX_SCHEDULE_TIMEOUT;
 		wait_event_interruptible_timeout(mddev->thread_wq,
-			test_bit(0, &mddev->thread_flags) ||
-			kthread_should_stop(), timeout);
+						 test_bit(0, &mddev->thread_flags) ||
+						 kthread_should_stop(),
+						 timeout);
 		clear_bit(0, &mddev->thread_flags);
 		if (kthread_should_stop())
 			break;
@@ -1029,12 +1032,15 @@ int md_stop(struct mddev *mddev, int mode, struct block_device *bdev)
 	if (mode == 0) {
 		md_export_all(mddev);
 		md_clear(mddev);
+		WRITE_ONCE(core->hold, false);
 	}
 	clear_bit(MDC_CLOSING, &core->core_flags);
 	md_notify(mddev->sysfs_state);
 	md_notify(mddev->sysfs_action);
 	md_new_event();
 	kobject_uevent(&disk_to_dev(mddev->gendisk)->kobj, KOBJ_CHANGE);
+	if (mode == 0 && !bdev)
+		queue_work(md_del_wq, &core->del_work);
 	return 0;
 }
 
@@ -1108,10 +1114,13 @@ static int md_open(struct block_device *bdev, fmode_t mode)
 static void md_release(struct gendisk *disk, fmode_t mode)
 {
 	struct mddev *mddev = disk->private_data;
+	bool last;
 
 	mutex_lock(&mddev->open_mutex);
-	mddev->openers--;
+	last = --mddev->openers == 0;
 	mutex_unlock(&mddev->open_mutex);
+	if (last && !READ_ONCE(to_core(mddev)->hold))
+		queue_work(md_del_wq, &to_core(mddev)->del_work);
 }
 
 static int md_getgeo(struct block_device *bdev, struct hd_geometry *geo)
@@ -1145,6 +1154,8 @@ static struct mddev *md_lookup(int unit)
 	return NULL;
 }
 
+static void md_delete_work(struct work_struct *ws);
+
 static void md_init_mddev(struct md_core *core, int unit)
 {
 	struct mddev *mddev = &core->mddev;
@@ -1169,6 +1180,8 @@ static void md_init_mddev(struct md_core *core, int unit)
 
 	mutex_init(&core->sb_mutex);
 	init_waitqueue_head(&core->suspend_wq);
+	core->hold = true;
+	INIT_WORK(&core->del_work, md_delete_work);
 	atomic64_set(&core->sync_done, 0);
 	atomic_set(&core->sync_reqs, 0);
 	atomic_set(&core->sync_seq, 0);
@@ -1270,10 +1283,36 @@ static void md_delete(struct mddev *mddev)
 	kobject_put(&mddev->kobj);
 }
 
+/* Delete a stopped, unused array device (md_del_wq). */
+static void md_delete_work(struct work_struct *ws)
+{
+	struct md_core *core = container_of(ws, struct md_core, del_work);
+	struct mddev *mddev = &core->mddev;
+	bool unused;
+
+	mutex_lock(&all_mddevs_mutex);
+	mutex_lock(&mddev->reconfig_mutex);
+	mutex_lock(&mddev->open_mutex);
+	unused = !mddev->openers && !core->hold && !mddev->pers &&
+		 list_empty(&mddev->disks) && !mddev->major_version &&
+		 !test_bit(MDC_DELETED, &core->core_flags);
+	if (unused)
+		set_bit(MDC_DELETED, &core->core_flags);
+	mutex_unlock(&mddev->open_mutex);
+	mutex_unlock(&mddev->reconfig_mutex);
+	if (unused) {
+		list_del_init(&mddev->all_mddevs);
+		md_delete(mddev);	/* frees core */
+	}
+	mutex_unlock(&all_mddevs_mutex);
+}
+
 static void md_probe(dev_t dev)
 {
 	if (MINOR(dev) >= MD_PROBE_MAX_MINOR)
 		return;
+	/* a deletion of the same unit must finish before we recreate it */
+	flush_workqueue(md_del_wq);
 	mutex_lock(&all_mddevs_mutex);
 	md_alloc(MINOR(dev));
 	mutex_unlock(&all_mddevs_mutex);
@@ -1293,6 +1332,7 @@ static int md_new_array_set(const char *val, const struct kernel_param *kp)
 	if (!isdigit(buf[0]) || kstrtoint(buf, 10, &unit) ||
 	    unit < 0 || unit >= MD_MAX_UNIT)
 		return -EINVAL;
+	flush_workqueue(md_del_wq);
 	mutex_lock(&all_mddevs_mutex);
 	err = md_alloc(unit);
 	mutex_unlock(&all_mddevs_mutex);
@@ -1445,10 +1485,15 @@ static int __init md_init(void)
 	md_misc_wq = alloc_workqueue("md_misc", 0, 0);
 	if (!md_misc_wq)
 		return -ENOMEM;
+	md_del_wq = alloc_workqueue("md_del", 0, 0);
+	if (!md_del_wq) {
+		err = -ENOMEM;
+		goto destroy_wq;
+	}
 	err = bioset_init(&md_clone_set, BIO_POOL_SIZE,
 			  offsetof(struct md_clone, bio), 0);
 	if (err)
-		goto destroy_wq;
+		goto destroy_del_wq;
 	err = __register_blkdev(MD_MAJOR_NR, "md", md_probe);
 	if (err)
 		goto exit_bioset;
@@ -1470,6 +1515,8 @@ unregister_blkdev:
 	unregister_blkdev(MD_MAJOR_NR, "md");
 exit_bioset:
 	bioset_exit(&md_clone_set);
+destroy_del_wq:
+	destroy_workqueue(md_del_wq);
 destroy_wq:
 	destroy_workqueue(md_misc_wq);
 	return err;
@@ -1482,6 +1529,7 @@ static void __exit md_exit(void)
 	remove_proc_entry("mdstat", NULL);
 	unregister_sysctl_table(md_sysctl_header);
 	unregister_blkdev(MD_MAJOR_NR, "md");
+	flush_workqueue(md_del_wq);
 
 	mutex_lock(&all_mddevs_mutex);
 	list_for_each_entry_safe(mddev, tmp, &all_mddevs, all_mddevs) {
@@ -1491,6 +1539,7 @@ static void __exit md_exit(void)
 	mutex_unlock(&all_mddevs_mutex);
 	flush_workqueue(md_misc_wq);
 	bioset_exit(&md_clone_set);
+	destroy_workqueue(md_del_wq);
 	destroy_workqueue(md_misc_wq);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * md_core.h - state private to the md core (md_core.c, md_ioctl.c,
+ * State private to the md core (md_core.c, md_ioctl.c,
  * md_sysfs.c, md_sync.c).
  *
  * The core allocates every struct mddev and struct md_rdev itself, so it
@@ -74,6 +74,14 @@ struct md_core {
 	u64 clean_check_ns_total, clean_check_ns_max;
 
 	struct kernfs_node *sysfs_completed;
+
+	/*
+	 * The device is kept until its array is stopped (hold cleared under
+	 * reconfig_mutex); then the last close queues del_work, which
+	 * deletes it unless it was reused meanwhile.
+	 */
+	bool hold;
+	struct work_struct del_work;
 };
 
 struct md_core_rdev {

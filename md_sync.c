@@ -107,11 +107,11 @@ static void md_sync_mark(struct md_core *core, bool reset)
 	struct mddev *mddev = &core->mddev;
 	unsigned long now = jiffies;
 
+	if (!reset && time_before(now, core->mark_jiffies[1] + MD_MARK_JIFFIES))
+		return;
 	if (reset) {
 		WRITE_ONCE(core->mark_jiffies[0], now);
 		WRITE_ONCE(core->mark_sectors[0], mddev->curr_resync);
-	} else if (time_before(now, core->mark_jiffies[1] + MD_MARK_JIFFIES)) {
-		return;
 	} else {
 		WRITE_ONCE(core->mark_jiffies[0], core->mark_jiffies[1]);
 		WRITE_ONCE(core->mark_sectors[0], core->mark_sectors[1]);
@@ -179,10 +179,12 @@ static bool md_sync_pace(struct mddev *mddev)
 		md_sample(mddev, &s);
 		rt_decide(&mddev->throttle, &k, &s, &d);
 		if (d.wait_ns) {
+			unsigned long t = max_t(unsigned long,
+						nsecs_to_jiffies(d.wait_ns), 1);
+
 			wait_event_idle_timeout(mddev->sync_wait,
-				atomic_read(&core->sync_seq) != seq ||
-				md_sync_stopping(mddev),
-				max_t(unsigned long, nsecs_to_jiffies(d.wait_ns), 1));
+						atomic_read(&core->sync_seq) != seq ||
+						md_sync_stopping(mddev), t);
 			continue;
 		}
 		if (s.sync_inflight < max_t(u32, d.max_inflight, 1))

@@ -374,10 +374,10 @@ static ssize_t sync_action_show(struct mddev *mddev, char *page)
 	unsigned long r = READ_ONCE(mddev->recovery);
 	const char *a = "idle";
 
-	if (r & BIT(MDR_FROZEN))
+	if (r & BIT(MDR_FROZEN)) {
 		a = "frozen";
-	else if (r & BIT(MDR_RUNNING) ||
-		 (!READ_ONCE(mddev->ro) && r & BIT(MDR_NEEDED))) {
+	} else if ((r & BIT(MDR_RUNNING)) ||
+		   (!READ_ONCE(mddev->ro) && (r & BIT(MDR_NEEDED)))) {
 		if (r & BIT(MDR_SYNC))
 			a = !(r & BIT(MDR_REQUESTED)) ? "resync" :
 			    r & BIT(MDR_CHECK) ? "check" : "repair";
@@ -619,49 +619,59 @@ static ssize_t md_stat_u64(char *page, struct mddev *mddev, const u64 *field)
 	return sysfs_emit(page, "%llu\n", v);
 }
 
-#define MD_STAT(_name, _field) \
+#define MD_STAT(_name, _expr) \
 static ssize_t stat_##_name##_show(struct mddev *mddev, char *page) \
 { \
-	return md_stat_u64(page, mddev, &to_core(mddev)->_field); \
+	struct md_core *core = to_core(mddev); \
+	\
+	return md_stat_u64(page, mddev, &(_expr)); \
 } \
 static struct md_sysfs_entry md_stat_##_name = \
 	__ATTR(_name, 0444, stat_##_name##_show, NULL)
 
-MD_STAT(clean_to_dirty, dirty_transitions);
-MD_STAT(write_wait_total_ns, write_wait_ns_total);
-MD_STAT(write_wait_max_ns, write_wait_ns_max);
-MD_STAT(clean_check_total_ns, clean_check_ns_total);
-MD_STAT(clean_check_max_ns, clean_check_ns_max);
+MD_STAT(clean_to_dirty, core->dirty_transitions);
+MD_STAT(write_wait_total_ns, core->write_wait_ns_total);
+MD_STAT(write_wait_max_ns, core->write_wait_ns_max);
+MD_STAT(clean_check_total_ns, core->clean_check_ns_total);
+MD_STAT(clean_check_max_ns, core->clean_check_ns_max);
 
-static ssize_t stat_writes_pending_show(struct mddev *mddev, char *page)
-{
-	struct wp_stats st;
+/* writes_pending and its own counters, under its own lock */
+#define WP_STAT(_name, _expr) \
+static ssize_t stat_##_name##_show(struct mddev *mddev, char *page) \
+{ \
+	struct writes_pending *wp = &mddev->wp; \
+	struct wp_stats st; \
+	\
+	wp_get_stats(wp, &st); \
+	return sysfs_emit(page, "%lld\n", (long long)(_expr)); \
+} \
+static struct md_sysfs_entry md_stat_##_name = \
+	__ATTR(_name, 0444, stat_##_name##_show, NULL)
 
-	wp_get_stats(&mddev->wp, &st);
-	return sysfs_emit(page, "%ld %s closes=%llu close_fails=%llu opens=%llu\n",
-			  wp_read(&mddev->wp),
-			  wp_is_closed(&mddev->wp) ? "closed" : "open",
-			  st.closes, st.close_fails, st.opens);
-}
-static struct md_sysfs_entry md_stat_writes_pending =
-	__ATTR(writes_pending, 0444, stat_writes_pending_show, NULL);
+WP_STAT(writes_pending, wp_read(wp));
+WP_STAT(wp_closed, wp_is_closed(wp));
+WP_STAT(wp_closes, st.closes);
+WP_STAT(wp_close_fails, st.close_fails);
+WP_STAT(wp_opens, st.opens);
 
-/* Sampled by the sync thread without a lock: a racy snapshot. */
-static ssize_t stat_throttle_show(struct mddev *mddev, char *page)
-{
-	struct resync_throttle *rt = &mddev->throttle;
+/* written by the sync thread without a lock: racy snapshots */
+#define RT_STAT(_name, _expr) \
+static ssize_t stat_##_name##_show(struct mddev *mddev, char *page) \
+{ \
+	struct resync_throttle *rt = &mddev->throttle; \
+	\
+	return sysfs_emit(page, "%llu\n", \
+			  (unsigned long long)READ_ONCE(_expr)); \
+} \
+static struct md_sysfs_entry md_stat_##_name = \
+	__ATTR(_name, 0444, stat_##_name##_show, NULL)
 
-	return sysfs_emit(page,
-			  "throttled_ns=%llu samples=%llu fg_active_samples=%llu max_inflight=%u wait_ns=%llu fg_active=%d\n",
-			  READ_ONCE(rt->stats.throttled_ns),
-			  READ_ONCE(rt->stats.samples),
-			  READ_ONCE(rt->stats.fg_active_samples),
-			  READ_ONCE(rt->last.max_inflight),
-			  READ_ONCE(rt->last.wait_ns),
-			  READ_ONCE(rt->last.fg_active));
-}
-static struct md_sysfs_entry md_stat_throttle =
-	__ATTR(throttle, 0444, stat_throttle_show, NULL);
+RT_STAT(throttled_ns, rt->stats.throttled_ns);
+RT_STAT(throttle_samples, rt->stats.samples);
+RT_STAT(fg_active_samples, rt->stats.fg_active_samples);
+RT_STAT(throttle_max_inflight, rt->last.max_inflight);
+RT_STAT(throttle_wait_ns, rt->last.wait_ns);
+RT_STAT(throttle_fg_active, rt->last.fg_active);
 
 static struct attribute *md_stats_attrs[] = {
 	&md_stat_clean_to_dirty.attr,
@@ -670,7 +680,16 @@ static struct attribute *md_stats_attrs[] = {
 	&md_stat_clean_check_total_ns.attr,
 	&md_stat_clean_check_max_ns.attr,
 	&md_stat_writes_pending.attr,
-	&md_stat_throttle.attr,
+	&md_stat_wp_closed.attr,
+	&md_stat_wp_closes.attr,
+	&md_stat_wp_close_fails.attr,
+	&md_stat_wp_opens.attr,
+	&md_stat_throttled_ns.attr,
+	&md_stat_throttle_samples.attr,
+	&md_stat_fg_active_samples.attr,
+	&md_stat_throttle_max_inflight.attr,
+	&md_stat_throttle_wait_ns.attr,
+	&md_stat_throttle_fg_active.attr,
 	NULL,
 };
 
