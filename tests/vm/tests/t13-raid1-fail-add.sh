@@ -102,6 +102,7 @@ ktap_check "initial resync completes" wait_resync md0 120
 
 # --- fail a member under write load ---
 w0=$(md_writes)
+# shellcheck disable=SC2086 # FIO_VERIFY_ARGS is a list of options
 (cd /tmp && exec fio --name=failwrite --filename=$MD --size=$SIZE $FIO_VERIFY_ARGS \
 	--do_verify=1 --rate=,8m --eta=never) > /tmp/fio.out 2>&1 &
 fio_pid=$!
@@ -114,7 +115,7 @@ grep -E 'err=|WRITE:|READ:|verify' /tmp/fio.out | sed 's/^/# /'
 if [ $fio_rc -eq 0 ] && ! grep -q 'err= *[1-9]' /tmp/fio.out; then
 	ktap_ok "fio: no error, data verifies across the failure"
 else
-	cat /tmp/fio.out | sed 's/^/# /'
+	sed 's/^/# /' /tmp/fio.out
 	ktap_not_ok "fio: no error, data verifies across the failure (exit $fio_rc)"
 fi
 ktap_check "degraded: [2/1] [U_], md/degraded 1" degraded_as "[2/1] [U_]" 1

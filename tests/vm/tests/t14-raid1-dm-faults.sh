@@ -116,8 +116,8 @@ ktap_check "reads of R on member 1 fail (m1r: error range)" \
 ktap_check "fio verify_only: R served from member 0" fio_verify_only $MD $SIZE
 ktap_check "still [2/2] [UU], degraded 0" array_as "[2/2] [UU]" 0
 ktap_check "member 1 still in_sync" member_state "$K1" in_sync
-echo "# member 1 errors: $(cat /sys/block/md0/md/dev-$K1/errors)," \
-	"bad_blocks: $(tr '\n' ' ' < /sys/block/md0/md/dev-$K1/bad_blocks)"
+echo "# member 1 errors: $(cat "/sys/block/md0/md/dev-$K1/errors")," \
+	"bad_blocks: $(tr '\n' ' ' < "/sys/block/md0/md/dev-$K1/bad_blocks")"
 ktap_check "R on ram1 rewritten with member 0's data" \
 	sh -c "[ $(range_md5 /dev/ram0 $R $RLEN) = $(range_md5 /dev/ram1 $R $RLEN) ]"
 ktap_check "stop array 1" mdadm --stop $MD
@@ -133,12 +133,13 @@ ktap_check "create raid1 (m0, m1), drop the bad-block log" sh -c "
 	! mdadm --examine /dev/mapper/m1 | grep -q 'Bad Block Log'"
 ktap_check "resync completes" wait_resync md0 60
 w0=$(awk '{ print $5 }' /sys/block/md0/stat)
+# shellcheck disable=SC2086 # FIO_VERIFY_ARGS is a list of options
 (cd /tmp && exec fio --name=werr --filename=$MD --size=$SIZE $FIO_VERIFY_ARGS \
 	--do_verify=1 --rate=,8m --eta=never) > /tmp/fio.out 2>&1 &
 fio_pid=$!
 ktap_check "fio is writing" wait_writes_start "$w0"
 ktap_check "writes to member 1 fail (m1w: error range over the data)" \
-	dm_swap m1w "$(lin_err /dev/ram1 $OFF 65536)"
+	dm_swap m1w "$(lin_err /dev/ram1 "$OFF" 65536)"
 wait $fio_pid
 fio_rc=$?
 grep -E 'err=|WRITE:|READ:|verify' /tmp/fio.out | sed 's/^/# /'

@@ -102,6 +102,6 @@ rm -f /dev/md1
 ktap_check "mdadm --stop --scan" mdadm --stop --scan
 ktap_check "no array left" sh -c '! grep -q "^md" /proc/mdstat'
 ktap_check "rmmod raid456 raid1 md_mod" rmmod raid456 raid1 md_mod
-load_impl "$impl" > /dev/null 2>&1 || echo "# reloading $impl failed"
+load_impl "$IMPL" > /dev/null 2>&1 || echo "# reloading $IMPL failed"
 brd_teardown
 ktap_finish

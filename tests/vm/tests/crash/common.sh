@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034
 #
 # Shared by the unclean-shutdown boots (tests/vm/run-crash): the members
 # are two virtio disks backed by image files on the host, so what reached
