@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not implemented yet
 # TIMEOUT: 600
 #
 # On-disk compatibility of version-1 superblocks between the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not implemented yet (needs ADD_NEW_DISK + sysfs new_array/new_dev)
+# XFAIL_FORK: core writes superblocks on a clean no-write run/stop (in-tree does not), so the left-out member comes back one event behind and is rebuilt
 # TIMEOUT: 240
 #
 # Corrupt-superblock refusal.  A two-member RAID1 (1.2) is made on RAM
@@ -116,6 +116,7 @@ kernel_refuses() {
 # kernel log must name DEV (on fork, with WHY).
 mdadm_leaves_out() {
 	dmesg -c > /dev/null
+	_ev0=$(mdadm --examine /dev/ram0 | sed -n 's/ *Events : //p')
 	mdadm --assemble --run /dev/$MD /dev/ram0 "$1" > /tmp/asm.out 2>&1
 	cat /tmp/asm.out /proc/mdstat
 	_rc=0
@@ -134,6 +135,7 @@ mdadm_leaves_out() {
 		fi
 	fi
 	mdadm --stop /dev/$MD > /dev/null 2>&1
+	echo "ram0 events before $_ev0, after $(mdadm --examine /dev/ram0 | sed -n 's/ *Events : //p')"
 	return $_rc
 }
 
@@ -144,7 +146,10 @@ whole_again() {
 	_n=$(cat /sys/block/$MD/md/raid_disks)
 	_d=$(cat /sys/block/$MD/md/degraded)
 	mdadm --stop /dev/$MD
-	[ "$_n" = 2 ] && [ "$_d" = 0 ] || { echo "raid_disks $_n degraded $_d"; return 1; }
+	[ "$_n" = 2 ] && [ "$_d" = 0 ] && return 0
+	echo "raid_disks $_n degraded $_d"
+	mdadm --examine /dev/ram0 /dev/ram1 | grep -E '^/dev|Events|State|Role'
+	return 1
 }
 
 # ---- corruptions (offsets inside struct mdp_superblock_1) -----------------
