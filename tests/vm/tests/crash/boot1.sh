@@ -30,6 +30,9 @@ ktap_check "region B: fio is writing" \
 	sh -c "[ \$(awk '{ print \$5 }' /sys/block/md0/stat) -gt $w0 ]"
 ktap_check "array is active (dirty) while writing" \
 	sh -c 'cat /sys/block/md0/md/array_state; [ "$(cat /sys/block/md0/md/array_state)" = active ]'
+# the runner cannot check this test's kernel log (it never returns): put
+# it on the console, where run-crash looks for splats
+dmesg | sed 's/^/# dmesg: /'
 echo "@@CRASH-NOW" | tee /dev/console
 # give the serial console time to drain before the reset
 sleep 2
