@@ -22,10 +22,8 @@ MD=/dev/md0
 FIO_SIZE=32M
 ARRAY_KIB=65536
 
-case "$impl" in
-fork) partner=intree ;;
-*) partner=intree ;;
-esac
+impl=${IMPL:?}
+partner=intree		# for IMPL=intree: itself, reloaded
 
 # use_impl I: unload whatever is loaded and load I, so that nothing but
 # the superblocks carries over (also when I is loaded already).

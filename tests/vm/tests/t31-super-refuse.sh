@@ -18,6 +18,7 @@
 # whole again.
 . /harness/lib.sh
 
+impl=${IMPL:?}
 SB=4096			# 1.2: superblock 4 KiB into each member
 MD=md0
 
@@ -87,11 +88,11 @@ kernel_refuses() {
 	echo $MD > /sys/module/md_mod/parameters/new_array 2>/dev/null
 	[ -d /sys/block/$MD/md ] || { echo "no /sys/block/$MD/md"; return 1; }
 	echo 1.2 > /sys/block/$MD/md/metadata_version || return 1
-	if ! echo "$(devnum /dev/ram0)" > /sys/block/$MD/md/new_dev; then
+	if ! devnum /dev/ram0 > /sys/block/$MD/md/new_dev; then
 		echo "new_dev refused the intact ram0"
 		dmesg
 		_rc=1
-	elif echo "$(devnum "$_dev")" > /sys/block/$MD/md/new_dev 2>/dev/null; then
+	elif devnum "$_dev" > /sys/block/$MD/md/new_dev 2>/dev/null; then
 		echo "new_dev accepted the damaged $_dev"
 		_rc=1
 	else
