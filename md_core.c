@@ -448,7 +448,10 @@ int md_mark_clean(struct mddev *mddev)
 		}
 	}
 	spin_unlock_irq(&mddev->lock);
-	if (!err)
+	/* an array already clean on disk is not rewritten (events kept) */
+	if (!err && (READ_ONCE(mddev->sb_flags) &
+		     (BIT(MD_SB_CHANGE_DEVS) | BIT(MD_SB_CHANGE_CLEAN) |
+		      BIT(MD_SB_CHANGE_PENDING))))
 		md_update_sb(mddev);
 	return err;
 }
@@ -716,8 +719,13 @@ static void md_export_all(struct mddev *mddev)
 /*
  * ADD_NEW_DISK / new_dev: before RUN a member of the array being
  * assembled or created; on a running array a hot-added spare.
+ * @readd_slot >= 0: mdadm asks to re-add a former member in sync to
+ * that slot.  Without a bitmap only an up to date member qualifies
+ * (in-tree refuses the others with -EINVAL, and mdadm then adds the
+ * device as a spare); it is still rebuilt in full.
  */
-int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly)
+int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
+		    int readd_slot)
 {
 	struct md_rdev *rdev, *ref;
 	int err;
@@ -747,6 +755,12 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly)
 		err = md_super_pick_desc_nr(mddev, rdev);
 		if (err)
 			goto drop_rdev;
+		if (readd_slot >= 0 && rdev->saved_raid_disk != readd_slot) {
+			pr_info("md: %s: %pg is not up to date, cannot re-add it in sync\n",
+				mdname(mddev), rdev->bdev);
+			err = -EINVAL;
+			goto drop_rdev;
+		}
 	}
 	if (write_mostly)
 		set_bit(RD_WRITE_MOSTLY, &rdev->flags);
@@ -963,6 +977,9 @@ static void md_clear(struct mddev *mddev)
 	mddev->sync_speed_min = 0;
 	mddev->sync_speed_max = 0;
 	mddev->sync_io_depth = 0;
+	to_core(mddev)->sync_force_parallel = 0;
+	to_core(mddev)->sync_min_sectors = 0;
+	to_core(mddev)->sync_max_sectors = MD_MAX_SECTOR;
 }
 
 /* Stop the personality; caller made sure nobody else has it open. */
@@ -1181,6 +1198,7 @@ static void md_init_mddev(struct md_core *core, int unit)
 	mutex_init(&core->sb_mutex);
 	init_waitqueue_head(&core->suspend_wq);
 	core->hold = true;
+	core->sync_max_sectors = MD_MAX_SECTOR;
 	INIT_WORK(&core->del_work, md_delete_work);
 	atomic64_set(&core->sync_done, 0);
 	atomic_set(&core->sync_reqs, 0);

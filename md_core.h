@@ -75,6 +75,10 @@ struct md_core {
 
 	struct kernfs_node *sysfs_completed;
 
+	/* sysfs knobs kept for mdadm; reconfig_mutex */
+	int sync_force_parallel;
+	sector_t sync_min_sectors, sync_max_sectors;	/* not honoured yet */
+
 	/*
 	 * The device is kept until its array is stopped (hold cleared under
 	 * reconfig_mutex); then the last close queues del_work, which
@@ -124,7 +128,8 @@ int md_set_readonly(struct mddev *mddev, struct block_device *bdev);
 int md_restart_rw(struct mddev *mddev);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
-int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly);
+int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
+		    int readd_slot);
 int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev);
 void md_rdev_link_slot(struct md_rdev *rdev);
 void md_rdev_unlink_slot(struct md_rdev *rdev);

@@ -13,6 +13,7 @@
 #include <linux/blkdev.h>
 #include <linux/capability.h>
 #include <linux/compat.h>
+#include <linux/file.h>
 #include <linux/major.h>
 #include <linux/uaccess.h>
 
@@ -111,6 +112,39 @@ static int md_get_disk_info(struct mddev *mddev, void __user *arg)
 }
 
 /*
+ * SET_ARRAY_INFO on a running array asks for one change (size,
+ * raid_disks, layout or the bitmap bit) with everything else as it is.
+ * None of those is supported yet; anything else is malformed.
+ */
+static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
+{
+	int changes = 0;
+
+	if (info->major_version != mddev->major_version ||
+	    info->minor_version != mddev->minor_version ||
+	    info->level != mddev->level ||
+	    info->chunk_size != mddev->chunk_sectors << 9 ||
+	    info->not_persistent != !mddev->persistent ||
+	    (info->state & ~((1 << MD_SB_CLEAN) | (1 << MD_SB_BITMAP_PRESENT))))
+		return -EINVAL;
+	if (info->size != (int)min_t(sector_t, mddev->dev_sectors / 2, INT_MAX))
+		changes++;
+	if (info->raid_disks != mddev->raid_disks)
+		changes++;
+	if (info->layout != mddev->layout)
+		changes++;
+	if (info->state & (1 << MD_SB_BITMAP_PRESENT))
+		changes++;
+	if (!changes)
+		return 0;
+	if (changes > 1)
+		return -EINVAL;
+	pr_warn("md: %s: resize, reshape and bitmaps are not supported\n",
+		mdname(mddev));
+	return -EINVAL;
+}
+
+/*
  * For 1.x mdadm passes major_version = 1 and the minor version with
  * every other field zero.  Full 0.90-style descriptions are refused.
  */
@@ -120,11 +154,8 @@ static int md_set_array_info(struct mddev *mddev, void __user *arg)
 
 	if (copy_from_user(&info, arg, sizeof(info)))
 		return -EFAULT;
-	if (mddev->pers) {
-		pr_warn("md: %s: array is running, cannot change its description\n",
-			mdname(mddev));
-		return -EBUSY;
-	}
+	if (mddev->pers)
+		return md_update_array_info(mddev, &info);
 	if (!list_empty(&mddev->disks)) {
 		pr_warn("md: %s: array already has members\n", mdname(mddev));
 		return -EBUSY;
@@ -150,6 +181,7 @@ static int md_set_array_info(struct mddev *mddev, void __user *arg)
 static int md_ioctl_add_new_disk(struct mddev *mddev, void __user *arg)
 {
 	mdu_disk_info_t info;
+	int readd_slot;
 	dev_t dev;
 
 	if (copy_from_user(&info, arg, sizeof(info)))
@@ -165,8 +197,15 @@ static int md_ioctl_add_new_disk(struct mddev *mddev, void __user *arg)
 			mdname(mddev), info.state);
 		return -EINVAL;
 	}
+	readd_slot = -1;
+	if (mddev->pers && (info.state & (1 << MD_DISK_SYNC))) {
+		if (info.raid_disk < 0 || info.raid_disk >= mddev->raid_disks)
+			return -EINVAL;
+		readd_slot = info.raid_disk;
+	}
 	return md_add_new_disk(mddev, dev,
-			       info.state & (1 << MD_DISK_WRITEMOSTLY));
+			       info.state & (1 << MD_DISK_WRITEMOSTLY),
+			       readd_slot);
 }
 
 static int md_ioctl_hot_remove(struct mddev *mddev, dev_t dev)
@@ -193,7 +232,7 @@ static int md_ioctl_hot_add(struct mddev *mddev, dev_t dev)
 {
 	if (!mddev->pers)
 		return -ENODEV;
-	return md_add_new_disk(mddev, dev, false);
+	return md_add_new_disk(mddev, dev, false, -1);
 }
 
 static int md_get_bitmap_file(void __user *arg)
@@ -209,6 +248,21 @@ static int md_get_bitmap_file(void __user *arg)
 		err = -EFAULT;
 	kfree(file);
 	return err;
+}
+
+/* No bitmap exists here: -1 (remove) has nothing to remove. */
+static int md_set_bitmap_file(struct mddev *mddev, int fd)
+{
+	struct fd f;
+
+	if (fd < 0)
+		return -ENOENT;
+	f = fdget(fd);
+	if (!f.file)
+		return -EBADF;
+	fdput(f);
+	pr_warn("md: %s: bitmap files are not supported\n", mdname(mddev));
+	return -EINVAL;
 }
 
 static bool md_ioctl_known(unsigned int cmd)
@@ -313,8 +367,7 @@ int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
 			-ENODEV;
 		break;
 	case SET_BITMAP_FILE:
-		pr_warn("md: %s: bitmaps are not supported\n", mdname(mddev));
-		err = -EINVAL;
+		err = md_set_bitmap_file(mddev, (int)arg);
 		break;
 	}
 	mddev_unlock(mddev);

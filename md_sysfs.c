@@ -125,10 +125,10 @@ static ssize_t level_store(struct mddev *mddev, const char *buf, size_t len)
 {
 	int level;
 
-	if (mddev->pers)
-		return -EBUSY;	/* no takeover */
 	if (md_level_from_name(buf, &level))
 		return -EINVAL;
+	if (mddev->pers)
+		return level == mddev->level ? len : -EBUSY;	/* no takeover */
 	mddev->level = level;
 	return len;
 }
@@ -197,7 +197,84 @@ static ssize_t component_size_show(struct mddev *mddev, char *page)
 	return sysfs_emit(page, "%llu\n",
 			  (unsigned long long)READ_ONCE(mddev->dev_sectors) / 2);
 }
-MD_ATTR_RO(component_size, component_size);
+
+static ssize_t component_size_store(struct mddev *mddev, const char *buf,
+				    size_t len)
+{
+	unsigned long long kib;
+
+	if (kstrtoull(buf, 10, &kib) || kib > (MD_MAX_SECTOR >> 2))
+		return -EINVAL;
+	if (mddev->pers)
+		return kib * 2 == mddev->dev_sectors ? len : -EBUSY; /* no resize */
+	mddev->dev_sectors = kib * 2;
+	return len;
+}
+MD_ATTR_RW(component_size, component_size);
+
+static ssize_t sync_force_parallel_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  READ_ONCE(to_core(mddev)->sync_force_parallel));
+}
+
+/* Arrays never share members here, so syncs always run in parallel. */
+static ssize_t sync_force_parallel_store(struct mddev *mddev,
+					 const char *buf, size_t len)
+{
+	unsigned int n;
+
+	if (kstrtouint(buf, 10, &n) || n > 1)
+		return -EINVAL;
+	WRITE_ONCE(to_core(mddev)->sync_force_parallel, n);
+	return len;
+}
+MD_ATTR_RW(sync_force_parallel, sync_force_parallel);
+
+static ssize_t sync_min_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%llu\n", (unsigned long long)
+			  READ_ONCE(to_core(mddev)->sync_min_sectors));
+}
+
+static ssize_t sync_min_store(struct mddev *mddev, const char *buf,
+			      size_t len)
+{
+	struct md_core *core = to_core(mddev);
+	unsigned long long n;
+
+	if (kstrtoull(buf, 10, &n) || n > core->sync_max_sectors)
+		return -EINVAL;
+	if (test_bit(MDR_RUNNING, &mddev->recovery))
+		return -EBUSY;
+	WRITE_ONCE(core->sync_min_sectors, n);
+	return len;
+}
+MD_ATTR_RW(sync_min, sync_min);
+
+static ssize_t sync_max_show(struct mddev *mddev, char *page)
+{
+	sector_t n = READ_ONCE(to_core(mddev)->sync_max_sectors);
+
+	if (n == MD_MAX_SECTOR)
+		return sysfs_emit(page, "max\n");
+	return sysfs_emit(page, "%llu\n", (unsigned long long)n);
+}
+
+static ssize_t sync_max_store(struct mddev *mddev, const char *buf,
+			      size_t len)
+{
+	struct md_core *core = to_core(mddev);
+	unsigned long long n;
+
+	if (sysfs_streq(buf, "max"))
+		n = MD_MAX_SECTOR;
+	else if (kstrtoull(buf, 10, &n) || n < core->sync_min_sectors)
+		return -EINVAL;
+	WRITE_ONCE(core->sync_max_sectors, n);
+	return len;
+}
+MD_ATTR_RW(sync_max, sync_max);
 
 static ssize_t array_size_show(struct mddev *mddev, char *page)
 {
@@ -246,7 +323,7 @@ static ssize_t new_dev_store(struct mddev *mddev, const char *buf, size_t len)
 	dev = MKDEV(major, minor);
 	if (MAJOR(dev) != major || MINOR(dev) != minor)
 		return -EOVERFLOW;
-	err = md_add_new_disk(mddev, dev, false);
+	err = md_add_new_disk(mddev, dev, false, -1);
 	return err ? err : len;
 }
 MD_ATTR_WO(new_dev, new_dev);
@@ -595,6 +672,9 @@ static struct attribute *md_default_attrs[] = {
 	&mda_sync_speed_min.attr,
 	&mda_sync_speed_max.attr,
 	&mda_sync_io_depth.attr,
+	&mda_sync_force_parallel.attr,
+	&mda_sync_min.attr,
+	&mda_sync_max.attr,
 	&mda_mismatch_cnt.attr,
 	&mda_degraded.attr,
 	&mda_safe_mode_delay.attr,
