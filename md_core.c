@@ -626,6 +626,12 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev)
 		goto free_rdev;
 	}
 	rdev->bdev = bdev;
+	if (mddev->major_version != 1) {
+		pr_warn("md: %s: set a 1.x superblock version before adding %pg\n",
+			mdname(mddev), bdev);
+		err = -EINVAL;
+		goto put_bdev;
+	}
 	err = md_super_load(rdev, mddev->minor_version);
 	if (err)
 		goto put_bdev;
@@ -731,11 +737,6 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (mddev->major_version != 1) {
-		pr_warn("md: %s: set the superblock version first\n",
-			mdname(mddev));
-		return -EINVAL;
-	}
 	if (md_find_rdev(mddev, dev))
 		return -EBUSY;
 	rdev = md_import_rdev(mddev, dev);
