@@ -27,7 +27,7 @@ ktap_check "mdstat: array line and blocks line" sh -c '
 	mdstat_array() { awk -v md="$1" "\$1 == md { p = 1 } p && /^ *\$/ { exit } p" /proc/mdstat; }
 	mdstat_array md0 | grep -Eq "^md0 : active raid1 ram1\[1\] ram0\[0\]$" &&
 	mdstat_array md0 | grep -Eq "^      [0-9]+ blocks super 1.2 \[2/2\] \[UU\]$" &&
-	grep -q "^Personalities : .*\[raid1\] $" /proc/mdstat &&
+	grep -q "^Personalities : .*\[raid1\] " /proc/mdstat && grep -q "^Personalities : .* $" /proc/mdstat &&
 	tail -n1 /proc/mdstat | grep -q "^unused devices: <none>$"'
 
 ktap_check "safe_mode_delay default 0.2xx" sh -c "grep -Eq '^0\.2[0-9][0-9]$' $S/safe_mode_delay"
