@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Summarise `make bench` fio JSON into a side-by-side table + summary.json.
+"""Summarise `make bench` results into side-by-side tables + summary.json.
 
-Input: DIR/<job>/runs.txt lines "target n group file.json", the fio JSON
-files, params.txt and broken.txt (targets that could not build an array).
-Per target: min/median/max IOPS over runs; the median over runs of the
-mean, p99 and p99.9 completion latency; the max of max completion and
-max submission latency.  The A/A line compares the two in-tree groups
-(first vs last in-tree run of each ABBA round) to show the noise floor.
+Input: DIR/<job>/params.txt (mode=fio|fio-during-resync|resync, ...),
+runs.txt lines "target n group file", broken.txt (targets that could not
+build an array) and per run:
+
+* fio jobs: the fio JSON, plus TARGET-N.md.txt for md targets: lines
+  "before|after KEY VALUE" (uptime, sync_action, sync_completed and
+  stat.NAME for every md/stats file; the fork has them, in-tree not);
+* resync jobs: TARGET-N.resync.txt: "start uptime T", "size component_kib
+  K", "sample T SECTORS" every 0.1 s, "end uptime T".
+
+fio tables, per target: min/median/max IOPS over runs; the median over
+runs of the mean, p99 and p99.9 completion latency; the max of max
+completion and max submission latency.  Resync tables: KiB/s (component
+size / time from create to idle) min/median/max.  The A/A line compares
+the two in-tree groups (first vs last in-tree run of each ABBA round) to
+show the noise floor; the last line gives fork vs in-tree.
 """
 import argparse
 import json
@@ -17,11 +27,27 @@ import sys
 
 LABELS = {"raw": "raw brd member", "intree": "in-tree md", "fork": "this stack (fork)"}
 
+# md/stats files that are maxima or gauges; all others are counters
+# reported as the difference over one run.
+STAT_VALUE = ("clean_check_max_ns", "write_wait_max_ns", "writes_pending",
+              "wp_closed", "throttle_max_inflight", "throttle_wait_ns",
+              "throttle_fg_active")
+# (column, md/stats file, how): what the printed md/stats table shows.
+STAT_COLUMNS = (
+    ("clean->dirty", "clean_to_dirty", "delta"),
+    ("clean chk max", "clean_check_max_ns", "max"),
+    ("wr wait max", "write_wait_max_ns", "max"),
+    ("wp closes", "wp_closes", "delta"),
+    ("close fails", "wp_close_fails", "delta"),
+    ("throttled", "throttled_ns", "delta"),
+)
 
-def run_stats(path):
+
+def fio_stats(path):
     with open(path) as f:
         data = json.load(f)
     iops = 0.0
+    bw_kib = 0.0
     best = None
     for job in data["jobs"]:
         for d in ("read", "write", "trim"):
@@ -29,6 +55,7 @@ def run_stats(path):
             if not s or not s.get("io_bytes"):
                 continue
             iops += s["iops"]
+            bw_kib += s["bw"]
             if best is None or s["io_bytes"] > best["io_bytes"]:
                 best = s
     if best is None:
@@ -37,6 +64,7 @@ def run_stats(path):
     pct = clat.get("percentile", {})
     return {
         "iops": iops,
+        "mib_s": bw_kib / 1024,
         "clat_mean_us": clat["mean"] / 1000,
         "clat_p99_us": pct.get("99.000000", 0) / 1000,
         "clat_p999_us": pct.get("99.900000", 0) / 1000,
@@ -45,18 +73,105 @@ def run_stats(path):
     }
 
 
-def aggregate(runs):
+def sectors(v):
+    """sync_completed "DONE / TOTAL" -> DONE; "none" -> None."""
+    return int(v.split("/")[0]) if v and v[0].isdigit() else None
+
+
+def md_record(path):
+    """TARGET-N.md.txt -> {"before": {...}, "after": {...}}."""
+    rec = {"before": {}, "after": {}}
+    if not os.path.exists(path):
+        return None
+    for line in open(path):
+        tag, _, rest = line.rstrip("\n").partition(" ")
+        key, _, val = rest.partition(" ")
+        rec.setdefault(tag, {})[key] = val
+    out = {"stats": {}}
+    b, a = rec["before"], rec["after"]
+    for k, v in a.items():
+        if not k.startswith("stat."):
+            continue
+        name = k[5:]
+        try:
+            av = int(v)
+            bv = int(b.get(k, "0"))
+        except ValueError:
+            continue
+        out["stats"][name] = av if name in STAT_VALUE else av - bv
+    if "uptime" in a and "uptime" in b:
+        dt = float(a["uptime"]) - float(b["uptime"])
+        s0, s1 = sectors(b.get("sync_completed")), sectors(a.get("sync_completed"))
+        out["sync_before"] = b.get("sync_action")
+        out["sync_after"] = a.get("sync_action")
+        out["sync_running_at_end"] = s1 is not None
+        if s0 is not None and s1 is not None and dt > 0:
+            out["sync_kib_s"] = (s1 - s0) / 2 / dt
+    return out
+
+
+def resync_stats(path):
+    start = end = size = None
+    samples = []
+    for line in open(path):
+        f = line.split()
+        if f[:2] == ["start", "uptime"]:
+            start = float(f[2])
+        elif f[:2] == ["end", "uptime"]:
+            end = float(f[2])
+        elif f[:2] == ["size", "component_kib"]:
+            size = int(f[2])
+        elif f[0] == "sample":
+            samples.append((float(f[1]), int(f[2])))
+    if start is None or end is None or not size or end <= start:
+        raise ValueError(f"{path}: incomplete resync record")
+    # steady rate: between the first and the last change of sync_completed
+    steady = None
+    ch = [samples[i] for i in range(1, len(samples)) if samples[i][1] != samples[i - 1][1]]
+    if len(ch) >= 2 and ch[-1][0] > ch[0][0]:
+        steady = (ch[-1][1] - ch[0][1]) / 2 / (ch[-1][0] - ch[0][0])
+    return {"kib_s": size / (end - start), "secs": end - start, "size_kib": size,
+            "steady_kib_s": steady}
+
+
+def med(runs, k):
+    vals = [r[k] for r in runs if r.get(k) is not None]
+    return statistics.median(vals) if vals else None
+
+
+def aggregate_fio(runs):
     if not runs:
         return None
-    med = lambda k: statistics.median(r[k] for r in runs)
     iops = [r["iops"] for r in runs]
-    return {
+    s = {
         "runs": len(runs),
         "iops_min": min(iops), "iops_median": statistics.median(iops), "iops_max": max(iops),
-        "clat_mean_us": med("clat_mean_us"), "clat_p99_us": med("clat_p99_us"),
-        "clat_p999_us": med("clat_p999_us"),
+        "mib_s_median": med(runs, "mib_s"),
+        "clat_mean_us": med(runs, "clat_mean_us"), "clat_p99_us": med(runs, "clat_p99_us"),
+        "clat_p999_us": med(runs, "clat_p999_us"),
         "clat_max_us": max(r["clat_max_us"] for r in runs),
         "slat_max_us": max(r["slat_max_us"] for r in runs),
+    }
+    mds = [r["md"] for r in runs if r.get("md")]
+    if mds:
+        s["sync_kib_s_median"] = med(mds, "sync_kib_s")
+        s["sync_running_at_end"] = sum(1 for m in mds if m.get("sync_running_at_end"))
+        st = {}
+        for name in sorted({n for m in mds for n in m["stats"]}):
+            vals = [m["stats"][name] for m in mds if name in m["stats"]]
+            st[name] = {"median": statistics.median(vals), "max": max(vals), "runs": vals}
+        s["md_stats"] = st
+    return s
+
+
+def aggregate_resync(runs):
+    if not runs:
+        return None
+    k = [r["kib_s"] for r in runs]
+    return {
+        "runs": len(runs), "kib_s_min": min(k), "kib_s_median": statistics.median(k),
+        "kib_s_max": max(k), "secs_median": med(runs, "secs"),
+        "steady_kib_s_median": med(runs, "steady_kib_s"), "size_kib": runs[0]["size_kib"],
     }
 
 
@@ -64,8 +179,116 @@ def fmt_us(v):
     return f"{v:.1f}us" if v < 1000 else f"{v:.0f}us"
 
 
+def fmt_ns(v):
+    if v < 10000:
+        return f"{v:.0f}ns"
+    if v < 10000000:
+        return f"{v / 1000:.0f}us"
+    return f"{v / 1000000:.0f}ms"
+
+
 def pct(a, b):
     return f"{(a - b) / b * 100:+.1f}%" if b else "n/a"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}x" if b else "n/a"
+
+
+def fio_table(out, js, groups, broken, targets):
+    hdr = (f"{'target':<18} {'runs':>4} {'IOPS min':>9} {'median':>9} {'max':>9}"
+           f" {'MiB/s':>7} {'clat mean':>10} {'p99':>9} {'p99.9':>9} {'max':>9} {'slat max':>9}")
+    out.append(hdr)
+    out.append("-" * len(hdr))
+    for t in targets:
+        s = aggregate_fio(groups.get(t, []))
+        js["targets"][t] = s
+        if s is None:
+            why = broken.get(t, "no successful runs")
+            out.append(f"{LABELS[t]:<18}    - NOT FUNCTIONAL: {why}")
+            continue
+        out.append(f"{LABELS[t]:<18} {s['runs']:>4} {s['iops_min']:>9.0f} {s['iops_median']:>9.0f}"
+                   f" {s['iops_max']:>9.0f} {s['mib_s_median']:>7.1f} {fmt_us(s['clat_mean_us']):>10}"
+                   f" {fmt_us(s['clat_p99_us']):>9} {fmt_us(s['clat_p999_us']):>9}"
+                   f" {fmt_us(s['clat_max_us']):>9} {fmt_us(s['slat_max_us']):>9}")
+    ga, gb = aggregate_fio(groups.get("intree-a", [])), aggregate_fio(groups.get("intree-b", []))
+    js["aa"] = {"intree-a": ga, "intree-b": gb}
+    if ga and gb:
+        out.append(f"A/A in-tree a vs b: {ga['runs']}+{gb['runs']} runs, median IOPS "
+                   f"{pct(gb['iops_median'], ga['iops_median'])}, clat mean "
+                   f"{pct(gb['clat_mean_us'], ga['clat_mean_us'])}, p99 "
+                   f"{pct(gb['clat_p99_us'], ga['clat_p99_us'])}, p99.9 "
+                   f"{pct(gb['clat_p999_us'], ga['clat_p999_us'])}  (noise floor)")
+    else:
+        out.append("A/A in-tree a vs b: not enough in-tree runs")
+    fi, it = js["targets"].get("fork"), js["targets"].get("intree")
+    if fi and it:
+        out.append(f"fork vs in-tree: median IOPS {pct(fi['iops_median'], it['iops_median'])} "
+                   f"({ratio(fi['iops_median'], it['iops_median'])}), "
+                   f"clat mean {pct(fi['clat_mean_us'], it['clat_mean_us'])}, p99 "
+                   f"{pct(fi['clat_p99_us'], it['clat_p99_us'])}, p99.9 "
+                   f"{pct(fi['clat_p999_us'], it['clat_p999_us'])}, max "
+                   f"{pct(fi['clat_max_us'], it['clat_max_us'])}, slat max "
+                   f"{pct(fi['slat_max_us'], it['slat_max_us'])}")
+    md = [(t, js["targets"][t]) for t in ("intree", "fork")
+          if js["targets"].get(t) and "sync_running_at_end" in js["targets"][t]]
+    if js["params"].get("mode") == "fio-during-resync":
+        for t, s in md:
+            kib = s["sync_kib_s_median"]
+            out.append(f"resync during the runs, {LABELS[t]}: median "
+                       f"{'n/a' if kib is None else f'{kib:.0f}'} KiB/s (sync_completed"
+                       f" delta / run time), still running when fio ended in "
+                       f"{s['sync_running_at_end']}/{s['runs']} runs")
+    st = [(t, s) for t, s in md if s.get("md_stats")]
+    if st:
+        out.append("md/stats per run (counters: median of the run's delta; maxima: "
+                   "largest since the array was created, warm-up included):")
+        h = f"  {'target':<18}" + "".join(f" {c[0]:>13}" for c in STAT_COLUMNS)
+        out.append(h)
+        for t, s in st:
+            row = f"  {LABELS[t]:<18}"
+            for _c, name, how in STAT_COLUMNS:
+                v = s["md_stats"].get(name)
+                if v is None:
+                    row += f" {'-':>13}"
+                elif how == "max":
+                    row += f" {fmt_ns(v['max']):>13}"
+                elif name.endswith("_ns"):
+                    row += f" {fmt_ns(v['median']):>13}"
+                else:
+                    row += f" {v['median']:>13.0f}"
+            out.append(row)
+
+
+def resync_table(out, js, groups, broken):
+    hdr = (f"{'target':<18} {'runs':>4} {'KiB/s min':>10} {'median':>10} {'max':>10}"
+           f" {'time median':>12} {'steady KiB/s':>13}")
+    out.append(hdr)
+    out.append("-" * len(hdr))
+    for t in ("intree", "fork"):
+        s = aggregate_resync(groups.get(t, []))
+        js["targets"][t] = s
+        if s is None:
+            why = broken.get(t, "no successful runs")
+            out.append(f"{LABELS[t]:<18}    - NOT FUNCTIONAL: {why}")
+            continue
+        steady = s["steady_kib_s_median"]
+        out.append(f"{LABELS[t]:<18} {s['runs']:>4} {s['kib_s_min']:>10.0f}"
+                   f" {s['kib_s_median']:>10.0f} {s['kib_s_max']:>10.0f}"
+                   f" {s['secs_median']:>11.2f}s"
+                   f" {'n/a' if steady is None else f'{steady:.0f}':>13}")
+    ga = aggregate_resync(groups.get("intree-a", []))
+    gb = aggregate_resync(groups.get("intree-b", []))
+    js["aa"] = {"intree-a": ga, "intree-b": gb}
+    if ga and gb:
+        out.append(f"A/A in-tree a vs b: {ga['runs']}+{gb['runs']} runs, median KiB/s "
+                   f"{pct(gb['kib_s_median'], ga['kib_s_median'])}  (noise floor)")
+    else:
+        out.append("A/A in-tree a vs b: not enough in-tree runs")
+    fi, it = js["targets"].get("fork"), js["targets"].get("intree")
+    if fi and it:
+        out.append(f"fork vs in-tree: median KiB/s {pct(fi['kib_s_median'], it['kib_s_median'])}"
+                   f" ({ratio(fi['kib_s_median'], it['kib_s_median'])})")
 
 
 def main():
@@ -83,7 +306,12 @@ def main():
     out.append(f"          host: {a.host}")
     for job in a.jobs:
         d = os.path.join(a.dir, job)
+        if not os.path.exists(os.path.join(d, "params.txt")):
+            out.append("")
+            out.append(f"{job}: no results (the guest did not get to it)")
+            continue
         params = dict(kv.split("=", 1) for kv in open(os.path.join(d, "params.txt")).read().split())
+        mode = params.get("mode", "fio")
         broken = {}
         bp = os.path.join(d, "broken.txt")
         if os.path.exists(bp):
@@ -92,47 +320,35 @@ def main():
                 broken.setdefault(t, why.strip())
         groups = {}
         for line in open(os.path.join(d, "runs.txt")):
-            target, _n, group, fn = line.split()
-            st = run_stats(os.path.join(d, fn))
+            target, n, group, fn = line.split()
+            if mode == "resync":
+                st = resync_stats(os.path.join(d, fn))
+            else:
+                st = fio_stats(os.path.join(d, fn))
+                st["md"] = md_record(os.path.join(d, f"{target}-{n}.md.txt"))
             groups.setdefault(target, []).append(st)
             if group != target:
                 groups.setdefault(group, []).append(st)
         js = {"params": params, "broken": broken, "targets": {}}
         out.append("")
-        out.append(f"{job}: {params['level']} on {params['ndisks']} brd, "
-                   f"{params['runs']} runs per target, ABBA in-tree/fork, "
-                   f"{params['warmup']}s warm-up per load (discarded)")
-        hdr = (f"{'target':<18} {'runs':>4} {'IOPS min':>9} {'median':>9} {'max':>9}"
-               f" {'clat mean':>10} {'p99':>9} {'p99.9':>9} {'max':>9} {'slat max':>9}")
-        out.append(hdr)
-        out.append("-" * len(hdr))
-        for t in ("raw", "intree", "fork"):
-            s = aggregate(groups.get(t, []))
-            js["targets"][t] = s
-            if s is None:
-                why = broken.get(t, "no successful runs")
-                out.append(f"{LABELS[t]:<18}    - NOT FUNCTIONAL: {why}")
-                continue
-            out.append(f"{LABELS[t]:<18} {s['runs']:>4} {s['iops_min']:>9.0f} {s['iops_median']:>9.0f}"
-                       f" {s['iops_max']:>9.0f} {fmt_us(s['clat_mean_us']):>10}"
-                       f" {fmt_us(s['clat_p99_us']):>9} {fmt_us(s['clat_p999_us']):>9}"
-                       f" {fmt_us(s['clat_max_us']):>9} {fmt_us(s['slat_max_us']):>9}")
-        ga, gb = aggregate(groups.get("intree-a", [])), aggregate(groups.get("intree-b", []))
-        js["aa"] = {"intree-a": ga, "intree-b": gb}
-        if ga and gb:
-            out.append(f"A/A in-tree a vs b: {ga['runs']}+{gb['runs']} runs, median IOPS "
-                       f"{pct(gb['iops_median'], ga['iops_median'])}, clat mean "
-                       f"{pct(gb['clat_mean_us'], ga['clat_mean_us'])}, p99 "
-                       f"{pct(gb['clat_p99_us'], ga['clat_p99_us'])}, p99.9 "
-                       f"{pct(gb['clat_p999_us'], ga['clat_p999_us'])}  (noise floor)")
+        size = f"{params['ndisks']} x {params.get('member_mib', '256')} MiB brd"
+        if mode == "resync":
+            out.append(f"{job}: {params['level']} on {size}, initial resync with nothing else "
+                       f"running, {params['runs']} runs per target, ABBA in-tree/fork, "
+                       f"speed_limit_max {params.get('speed_max', 'default')}")
+            resync_table(out, js, groups, broken)
         else:
-            out.append("A/A in-tree a vs b: not enough in-tree runs")
-        fi, it = js["targets"].get("fork"), js["targets"].get("intree")
-        if fi and it:
-            out.append(f"fork vs in-tree: median IOPS {pct(fi['iops_median'], it['iops_median'])}, "
-                       f"clat mean {pct(fi['clat_mean_us'], it['clat_mean_us'])}, p99 "
-                       f"{pct(fi['clat_p99_us'], it['clat_p99_us'])}, p99.9 "
-                       f"{pct(fi['clat_p999_us'], it['clat_p999_us'])}")
+            what = "during the initial resync, new array per run" if mode == "fio-during-resync" \
+                else "--assume-clean"
+            extra = f", speed_limit_max {params['speed_max']}" \
+                if params.get("speed_max", "default") != "default" else ""
+            raw = f"raw {params['raw_runs']} runs, " \
+                if mode == "fio" and params.get("raw_runs", "1") != "0" else ""
+            out.append(f"{job}: {params['level']} on {size}, {what}{extra}; "
+                       f"{raw}{params['runs']} runs per md target, ABBA in-tree/fork, "
+                       f"{params['warmup']}s warm-up per load (discarded)")
+            targets = ("raw", "intree", "fork") if raw else ("intree", "fork")
+            fio_table(out, js, groups, broken, targets)
         summary["jobs"][job] = js
     with open(a.json, "w") as f:
         json.dump(summary, f, indent=2)

@@ -1,27 +1,51 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of `make bench`, all in one boot.  For each bench/*.fio job:
+# Guest side of `make bench`, all in one boot.  For each job in
+# BENCH_JOBS (bench/JOB.fio):
 #   raw   the job against one RAM disk (array member), no md
+#         (fio jobs only, BENCH_RAW_RUNS runs)
 #   then in-tree md and the fork stack interleaved ABBA per round
 #   (intree, fork, fork, intree), unloading one implementation's modules
-#   before loading the other's.  Every load gets fresh RAM disks, a new
-#   array (--assume-clean: no resync during the measurement) and one
-#   discarded warm-up run.
-# Raw fio JSON and runs.txt go to /out, which is tarred onto /dev/vda for
-# the host to summarise.
+#   before loading the other's.
+#
+# A job file's header comments say what kind of job it is:
+#   # ARRAY: LEVEL NDISKS [MEMBER_MIB]   array to build (raid1 2 256)
+#   # MD-BENCH: fio                      (default) fio on an --assume-clean
+#                                        array: no resync during the run
+#   # MD-BENCH: fio-during-resync        every measured run gets a new array
+#                                        created without --assume-clean; fio
+#                                        starts once the resync runs
+#   # MD-BENCH: resync                   no fio: every run creates a new
+#                                        array without --assume-clean and
+#                                        times its initial resync (idle)
+#   # SYNC-SPEED-MAX: KIB                speed_limit_max after each load
+#   # PREFILL: yes                       write the whole target once per
+#                                        load before the warm-up (reads)
+# Every load gets fresh RAM disks; fio jobs get one discarded warm-up run
+# per load.  Around each md run the guest records md/stats/* (fork only),
+# sync_action and sync_completed.  Raw fio JSON, those records and
+# runs.txt go to /out, which is tarred onto /dev/vda for the host.
 . /harness/config
 . /harness/lib.sh
 
 RUNS=${BENCH_RUNS:-4}
+RAW_RUNS=${BENCH_RAW_RUNS:-2}
 WARMUP=${BENCH_WARMUP:-5}
 OUT=/out
 mkdir -p $OUT
 exec 3>> $OUT/bench.log
-log() { echo "# bench: $*"; echo "$*" >&3; }
+log() {
+	read -r _lup _ < /proc/uptime
+	echo "# bench: [$_lup] $*"
+	echo "[$_lup] $*" >&3
+}
 
 modprobe virtio_pci && modprobe virtio_blk
 for m in $RAID_DEPS; do modprobe "$m"; done
+
+# directive FILE KEY: the value of a "# KEY: value" header line.
+directive() { sed -n "s/^# $2: *//p" "$1" | head -n1; }
 
 # job_copy SRC DST RUNTIME: the job file with its runtime replaced.
 job_copy() {
@@ -42,49 +66,187 @@ run_fio() {
 	return $_rc
 }
 
-# prepare TARGET LEVEL NDISKS: load TARGET's modules and build the array.
-prepare() {
+# md_record FILE TAG: append "TAG key value" lines: uptime, sync_action,
+# sync_completed and every md/stats file of md0 (the fork has them).
+md_record() {
+	{
+		read -r _up _ < /proc/uptime
+		echo "$2 uptime $_up"
+		read -r _v < /sys/block/md0/md/sync_action
+		echo "$2 sync_action $_v"
+		read -r _v < /sys/block/md0/md/sync_completed
+		echo "$2 sync_completed $_v"
+		for _f in /sys/block/md0/md/stats/*; do
+			[ -r "$_f" ] || continue
+			read -r _v < "$_f"
+			echo "$2 stat.${_f##*/} $_v"
+		done
+	} >> "$1" 2>/dev/null
+}
+
+# load_target TARGET: unload whatever md is loaded, load TARGET's modules
+# (raw: none) and apply SYNC-SPEED-MAX.
+load_target() {
 	md_stop_all
 	unload_impl > /dev/null 2>&1
-	brd_setup "$3" 262144 || { echo "brd setup failed"; return 1; }
 	[ "$1" = raw ] && return 0
 	load_impl "$1" > /tmp/load.err 2>&1 || { cat /tmp/load.err; return 1; }
 	impl_check "$1" || return 1
+	if [ -n "$speed_max" ]; then
+		echo "$speed_max" > /proc/sys/dev/raid/speed_limit_max || return 1
+	fi
+}
+
+# make_array TARGET CLEAN: fresh RAM disks and, unless TARGET is raw, a new
+# /dev/md0 (created --assume-clean if CLEAN is 1, else it resyncs).
+make_array() {
+	md_stop_all
+	brd_setup "$ndisks" $((member_mib * 1024)) || { echo "brd setup failed"; return 1; }
+	[ "$1" = raw ] && return 0
 	_devs=
 	_i=0
-	while [ $_i -lt "$3" ]; do _devs="$_devs /dev/ram$_i"; _i=$((_i + 1)); done
+	while [ $_i -lt "$ndisks" ]; do _devs="$_devs /dev/ram$_i"; _i=$((_i + 1)); done
+	_clean=
+	[ "$2" = 1 ] && _clean=--assume-clean
 	# shellcheck disable=SC2086
-	timeout 60 mdadm --create /dev/md0 --run --force --assume-clean \
-		--level="$2" --raid-devices="$3" --metadata=1.2 $_devs 2>&1 ||
+	timeout 60 mdadm --create /dev/md0 --run --force $_clean \
+		--level="$level" --raid-devices="$ndisks" --metadata=1.2 $_devs 2>&1 ||
 		return 1
 	[ -b /dev/md0 ] || { echo "/dev/md0 missing after mdadm --create"; return 1; }
 }
 
-echo "# bench: runs=$RUNS warmup=${WARMUP}s jobs: $BENCH_JOBS"
+# wait_sync_running: until md0's sync_completed shows progress (10 s max).
+wait_sync_running() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		read -r _c < /sys/block/md0/md/sync_completed
+		[ "$_c" != none ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "resync did not start within 10 s (sync_action $(cat /sys/block/md0/md/sync_action))"
+	return 1
+}
+
+# time_resync FILE: poll md0 every 0.1 s from now until its sync is over;
+# FILE gets "sample UPTIME COMPLETED" lines, then start/end/size records.
+# Fails after 300 s or if the array is not in sync at the end.
+time_resync() {
+	read -r _t0 _ < /proc/uptime
+	echo "start uptime $_t0" > "$1"
+	read -r _v < /sys/block/md0/md/component_size
+	echo "size component_kib $_v" >> "$1"
+	_seen=0
+	while :; do
+		read -r _up _ < /proc/uptime
+		read -r _a < /sys/block/md0/md/sync_action
+		read -r _c < /sys/block/md0/md/sync_completed
+		if [ "$_c" != none ]; then
+			_seen=1
+			echo "sample $_up ${_c%% *}" >> "$1"
+		elif [ "$_a" = idle ] && [ $_seen = 1 ]; then
+			break
+		fi
+		if [ "${_up%.*}" -ge $((${_t0%.*} + 300)) ]; then
+			echo "resync not done after 300 s: $_a $_c"
+			return 1
+		fi
+		if [ $_seen = 0 ] && [ "${_up%.*}" -ge $((${_t0%.*} + 10)) ]; then
+			echo "resync did not start within 10 s: $_a $_c"
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "end uptime $_up" >> "$1"
+	read -r _v < /sys/block/md0/md/resync_start
+	echo "end resync_start $_v" >> "$1"
+	[ "$_v" = none ] || { echo "array not in sync after resync: resync_start $_v"; return 1; }
+	md_record "$1" end
+}
+
+# setup_load TARGET: once per module load: the array (fio jobs) and the
+# discarded warm-up.
+setup_load() {
+	case "$mode" in
+	fio)
+		make_array "$1" 1 || return 1
+		if [ "$prefill" = yes ]; then
+			fio --name=prefill --filename="$(dev_of "$1")" --rw=write --bs=1M \
+				--ioengine=libaio --iodepth=4 --direct=1 > /tmp/prefill.out 2>&1 ||
+				{ cat /tmp/prefill.out; return 1; }
+		fi
+		run_fio "$1" "$(dev_of "$1")" /tmp/warm.fio /tmp/warm.json ;;
+	fio-during-resync)
+		make_array "$1" 0 || return 1
+		run_fio "$1" /dev/md0 /tmp/warm.fio /tmp/warm.json ;;
+	esac
+	return 0
+}
+
+dev_of() { if [ "$1" = raw ]; then echo /dev/ram0; else echo /dev/md0; fi; }
+
+# measure TARGET N DIR: one measured run; sets rfile to its result file.
+measure() {
+	case "$mode" in
+	fio)
+		[ "$1" != raw ] && md_record "$3/$1-$2.md.txt" before
+		run_fio "$1" "$(dev_of "$1")" /tmp/job.fio "$3/$1-$2.json" || return 1
+		[ "$1" != raw ] && md_record "$3/$1-$2.md.txt" after
+		rfile=$1-$2.json ;;
+	fio-during-resync)
+		if ! { make_array "$1" 0 && wait_sync_running; } > /tmp/mk.err 2>&1; then
+			log "$1 run $2: $(tr '\n' ' ' < /tmp/mk.err | cut -c1-300)"
+			return 1
+		fi
+		md_record "$3/$1-$2.md.txt" before
+		run_fio "$1" /dev/md0 /tmp/job.fio "$3/$1-$2.json" || return 1
+		md_record "$3/$1-$2.md.txt" after
+		rfile=$1-$2.json ;;
+	resync)
+		if ! { make_array "$1" 0 && time_resync "$3/$1-$2.resync.txt"; } \
+				> /tmp/mk.err 2>&1; then
+			log "$1 run $2: $(tr '\n' ' ' < /tmp/mk.err | cut -c1-300)"
+			return 1
+		fi
+		rfile=$1-$2.resync.txt ;;
+	esac
+}
+
+echo "# bench: runs=$RUNS raw runs=$RAW_RUNS warmup=${WARMUP}s jobs: $BENCH_JOBS"
 for job in $BENCH_JOBS; do
 	src=/harness/bench/$job.fio
 	d=$OUT/$job
 	mkdir -p "$d"
 	job_copy "$src" /tmp/job.fio "${BENCH_RUNTIME:-}"
 	job_copy "$src" /tmp/warm.fio "$WARMUP"
-	set -- $(sed -n 's/^# ARRAY: *//p' "$src" | head -n1)
+	# shellcheck disable=SC2046
+	set -- $(directive "$src" ARRAY)
 	level=${1:-raid1}
 	ndisks=${2:-2}
+	member_mib=${3:-256}
+	mode=$(directive "$src" MD-BENCH)
+	mode=${mode:-fio}
+	speed_max=$(directive "$src" SYNC-SPEED-MAX)
+	prefill=$(directive "$src" PREFILL)
+	case "$mode" in
+	fio|fio-during-resync|resync) ;;
+	*) log "$job: unknown MD-BENCH mode '$mode'"; continue ;;
+	esac
 	: > "$d/runs.txt"
-	echo "level=$level ndisks=$ndisks runs=$RUNS warmup=$WARMUP" > "$d/params.txt"
+	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no}" > "$d/params.txt"
 
-	# raw member baseline
-	log "$job: raw /dev/ram0"
-	if prepare raw "$level" "$ndisks" > /tmp/prep.err 2>&1; then
-		run_fio raw /dev/ram0 /tmp/warm.fio /tmp/warm.json
-		i=1
-		while [ $i -le "$RUNS" ]; do
-			run_fio raw /dev/ram0 /tmp/job.fio "$d/raw-$i.json" &&
-				echo "raw $i raw raw-$i.json" >> "$d/runs.txt"
-			i=$((i + 1))
-		done
-	else
-		echo "raw: $(tr '\n' ' ' < /tmp/prep.err)" >> "$d/broken.txt"
+	# raw member baseline (plain fio jobs only)
+	if [ "$mode" = fio ] && [ "$RAW_RUNS" -gt 0 ]; then
+		log "$job: raw /dev/ram0"
+		if load_target raw > /tmp/prep.err 2>&1 && setup_load raw > /tmp/prep.err 2>&1; then
+			i=1
+			while [ $i -le "$RAW_RUNS" ]; do
+				measure raw $i "$d" && echo "raw $i raw $rfile" >> "$d/runs.txt"
+				i=$((i + 1))
+			done
+		else
+			echo "raw: $(tr '\n' ' ' < /tmp/prep.err)" >> "$d/broken.txt"
+		fi
 	fi
 
 	# ABBA rounds: intree fork fork intree; the first in-tree run of a
@@ -104,8 +266,8 @@ for job in $BENCH_JOBS; do
 		grp=${slot#*:}
 		grep -q "^$t:" "$d/broken.txt" 2>/dev/null && continue
 		if [ "$t" != "$cur" ]; then
-			log "$job: load $t, create $level on $ndisks RAM disks"
-			if ! prepare "$t" "$level" "$ndisks" > /tmp/prep.err 2>&1; then
+			log "$job: load $t ($mode, $level on $ndisks x ${member_mib} MiB RAM disks)"
+			if ! { load_target "$t" && setup_load "$t"; } > /tmp/prep.err 2>&1; then
 				why=$(tr '\n' ' ' < /tmp/prep.err | cut -c1-300)
 				log "$job: $t NOT FUNCTIONAL: $why"
 				echo "$t: array creation failed: $why" >> "$d/broken.txt"
@@ -113,14 +275,18 @@ for job in $BENCH_JOBS; do
 				continue
 			fi
 			cur=$t
-			run_fio "$t" /dev/md0 /tmp/warm.fio /tmp/warm.json
 		fi
-		eval "n=\$((n_$t + 1))"
-		eval "n_$t=$n"
-		if run_fio "$t" /dev/md0 /tmp/job.fio "$d/$t-$n.json"; then
+		if [ "$t" = intree ]; then
+			n_intree=$((n_intree + 1))
+			n=$n_intree
+		else
+			n_fork=$((n_fork + 1))
+			n=$n_fork
+		fi
+		if measure "$t" "$n" "$d"; then
 			g=$t
 			[ "$t" = intree ] && g=intree-$grp
-			echo "$t $n $g $t-$n.json" >> "$d/runs.txt"
+			echo "$t $n $g $rfile" >> "$d/runs.txt"
 			log "$job: $t run $n done"
 		fi
 	done
