@@ -43,8 +43,11 @@
 #define MD_RDEV_FMODE		(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
 
 /* /proc/sys/dev/raid; read with READ_ONCE */
-int md_speed_limit_min = 1000;
-int md_speed_limit_max = 200000;
+int md_speed_limit_min = RT_DEFAULT_SPEED_MIN;
+int md_speed_limit_max = RT_DEFAULT_SPEED_MAX;
+int md_sync_io_depth_default = RT_DEFAULT_IO_DEPTH;
+int md_sync_busy_pct_default = RT_DEFAULT_BUSY_PCT;
+int md_sync_idle_ms_default = RT_DEFAULT_IDLE_MS;
 
 struct workqueue_struct *md_misc_wq;
 /* Deletes unused arrays; separate so it may flush md_misc_wq. */
@@ -251,12 +254,12 @@ static void md_clone_endio(struct bio *clone)
 	bio_put(clone);
 	bio_endio(orig);
 
+	/*
+	 * Counted for the resync throttle, which needs no wake-up: its
+	 * waits are bounded by the foreground hold-off, so waking the sync
+	 * thread on every foreground completion would only burn CPU.
+	 */
 	atomic64_inc(&mddev->fg_completed);
-	if (test_bit(MDR_RUNNING, &mddev->recovery)) {
-		atomic_inc(&to_core(mddev)->sync_seq);
-		if (wq_has_sleeper(&mddev->sync_wait))
-			wake_up(&mddev->sync_wait);
-	}
 	md_fg_put(mddev);
 }
 
@@ -978,6 +981,8 @@ static void md_clear(struct mddev *mddev)
 	mddev->sync_speed_min = 0;
 	mddev->sync_speed_max = 0;
 	mddev->sync_io_depth = 0;
+	to_core(mddev)->sync_busy_pct = 0;
+	to_core(mddev)->sync_idle_ms = 0;
 	to_core(mddev)->sync_force_parallel = 0;
 	to_core(mddev)->sync_min_sectors = 0;
 	to_core(mddev)->sync_max_sectors = MD_MAX_SECTOR;
@@ -1473,6 +1478,13 @@ static const struct proc_ops md_mdstat_ops = {
 /* ---------------------------------------------------------------- */
 /* /proc/sys/dev/raid */
 
+/* [knob] = { lo, hi } for proc_dointvec_minmax, as rt_knob_check() */
+static const int md_rt_range[RT_KNOB_NR][2] = {
+	[RT_KNOB_IO_DEPTH]	= { RT_IO_DEPTH_LO, RT_IO_DEPTH_HI },
+	[RT_KNOB_BUSY_PCT]	= { RT_BUSY_PCT_LO, RT_BUSY_PCT_HI },
+	[RT_KNOB_IDLE_MS]	= { RT_IDLE_MS_LO, RT_IDLE_MS_HI },
+};
+
 static struct ctl_table md_sysctl_table[] = {
 	{
 		.procname	= "speed_limit_min",
@@ -1491,6 +1503,33 @@ static struct ctl_table md_sysctl_table[] = {
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ONE,
 		.extra2		= SYSCTL_INT_MAX,
+	},
+	{
+		.procname	= "sync_io_depth",
+		.data		= &md_sync_io_depth_default,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= (void *)&md_rt_range[RT_KNOB_IO_DEPTH][0],
+		.extra2		= (void *)&md_rt_range[RT_KNOB_IO_DEPTH][1],
+	},
+	{
+		.procname	= "sync_busy_pct",
+		.data		= &md_sync_busy_pct_default,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= (void *)&md_rt_range[RT_KNOB_BUSY_PCT][0],
+		.extra2		= (void *)&md_rt_range[RT_KNOB_BUSY_PCT][1],
+	},
+	{
+		.procname	= "sync_idle_ms",
+		.data		= &md_sync_idle_ms_default,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= (void *)&md_rt_range[RT_KNOB_IDLE_MS][0],
+		.extra2		= (void *)&md_rt_range[RT_KNOB_IDLE_MS][1],
 	},
 	{ }
 };

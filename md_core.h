@@ -22,7 +22,6 @@
 #include "md_super.h"
 
 #define MD_MAJOR_NR		9
-#define MD_DEFAULT_IO_DEPTH	32
 /* Sync checkpoint (curr_resync_completed, superblock) interval. */
 #define MD_CHECKPOINT_JIFFIES	(5 * HZ)
 /* Speed window for /proc/mdstat and sync_speed. */
@@ -63,7 +62,7 @@ struct md_core {
 	sector_t sync_max;		/* end of the current pass */
 	atomic64_t sync_done;		/* cumulative sectors completed */
 	atomic_t sync_reqs;		/* sync requests in flight */
-	atomic_t sync_seq;		/* bumped on sync/fg completions */
+	atomic_t sync_seq;		/* bumped on sync completions */
 	unsigned long mark_jiffies[2];	/* [0] older speed mark */
 	sector_t mark_sectors[2];
 	bool sync_error;		/* md_done_sync(ok == false) seen */
@@ -74,6 +73,14 @@ struct md_core {
 	u64 clean_check_ns_total, clean_check_ns_max;
 
 	struct kernfs_node *sysfs_completed;
+
+	/*
+	 * Per-array throttle knobs (0: follow the /proc/sys/dev/raid
+	 * default).  Written by sysfs stores with WRITE_ONCE() after
+	 * rt_knob_check(), read by the sync thread with READ_ONCE(); no lock,
+	 * each is one int and every decision re-reads it.
+	 */
+	int sync_busy_pct, sync_idle_ms;
 
 	/* sysfs knobs kept for mdadm; reconfig_mutex */
 	int sync_force_parallel;
@@ -114,6 +121,9 @@ static inline void md_notify(struct kernfs_node *kn)
 /* md_core.c */
 extern int md_speed_limit_min;
 extern int md_speed_limit_max;
+extern int md_sync_io_depth_default;
+extern int md_sync_busy_pct_default;
+extern int md_sync_idle_ms_default;
 extern struct workqueue_struct *md_misc_wq;
 extern spinlock_t md_pers_lock;
 extern struct list_head md_pers_list;
@@ -156,5 +166,7 @@ unsigned int md_sync_speed(struct mddev *mddev);
 int md_speed_min(struct mddev *mddev);
 int md_speed_max(struct mddev *mddev);
 int md_io_depth(struct mddev *mddev);
+int md_busy_pct(struct mddev *mddev);
+int md_idle_ms(struct mddev *mddev);
 
 #endif

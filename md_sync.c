@@ -42,7 +42,31 @@ int md_io_depth(struct mddev *mddev)
 {
 	int v = READ_ONCE(mddev->sync_io_depth);
 
-	return v ? v : MD_DEFAULT_IO_DEPTH;
+	return v ? v : READ_ONCE(md_sync_io_depth_default);
+}
+
+int md_busy_pct(struct mddev *mddev)
+{
+	int v = READ_ONCE(to_core(mddev)->sync_busy_pct);
+
+	return v ? v : READ_ONCE(md_sync_busy_pct_default);
+}
+
+int md_idle_ms(struct mddev *mddev)
+{
+	int v = READ_ONCE(to_core(mddev)->sync_idle_ms);
+
+	return v ? v : READ_ONCE(md_sync_idle_ms_default);
+}
+
+/* Every knob, resolved against the system defaults, for rt_decide(). */
+static void md_rt_knobs(struct mddev *mddev, struct rt_knobs *k)
+{
+	k->speed_min_kbs = md_speed_min(mddev);
+	k->speed_max_kbs = md_speed_max(mddev);
+	k->io_depth = md_io_depth(mddev);
+	k->busy_pct = md_busy_pct(mddev);
+	k->idle_ms = md_idle_ms(mddev);
 }
 
 static bool md_sync_stopping(struct mddev *mddev)
@@ -89,6 +113,12 @@ static void md_sample(struct mddev *mddev, struct rt_sample *s)
 	s->fg_inflight = max(atomic_read(&mddev->fg_inflight), 0);
 	s->sync_done_sectors = atomic64_read(&core->sync_done);
 	s->sync_inflight = max(atomic_read(&core->sync_reqs), 0);
+	/*
+	 * sync_active is added after sync_request() returns and subtracted
+	 * by md_done_sync(), so an inline completion can make it dip below
+	 * zero for a moment; the policy only counts new highs anyway.
+	 */
+	s->sync_inflight_sectors = max(atomic_read(&mddev->sync_active), 0);
 }
 
 /* Sectors known finished (approximate while requests are in flight). */
@@ -173,9 +203,7 @@ static bool md_sync_pace(struct mddev *mddev)
 		if (md_sync_stopping(mddev))
 			return false;
 		seq = atomic_read(&core->sync_seq);
-		k.speed_min_kbs = md_speed_min(mddev);
-		k.speed_max_kbs = md_speed_max(mddev);
-		k.io_depth = md_io_depth(mddev);
+		md_rt_knobs(mddev, &k);
 		md_sample(mddev, &s);
 		rt_decide(&mddev->throttle, &k, &s, &d);
 		if (d.wait_ns) {

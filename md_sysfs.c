@@ -585,7 +585,17 @@ MD_ATTR_RW(sync_speed_max, sync_speed_max);
 static ssize_t sync_io_depth_show(struct mddev *mddev, char *page)
 {
 	return md_knob_show(page, READ_ONCE(mddev->sync_io_depth),
-			    MD_DEFAULT_IO_DEPTH);
+			    READ_ONCE(md_sync_io_depth_default));
+}
+
+/* A throttle knob: a value rt_knob_check() accepts, or "system". */
+static int md_rt_knob_parse(const char *buf, enum rt_knob knob, int *val)
+{
+	if (md_knob_parse(buf, val))
+		return -EINVAL;
+	if (*val && rt_knob_check(knob, *val))
+		return -EINVAL;
+	return 0;
 }
 
 static ssize_t sync_io_depth_store(struct mddev *mddev, const char *buf,
@@ -593,13 +603,51 @@ static ssize_t sync_io_depth_store(struct mddev *mddev, const char *buf,
 {
 	int v;
 
-	if (md_knob_parse(buf, &v) || v > 4096)
+	if (md_rt_knob_parse(buf, RT_KNOB_IO_DEPTH, &v))
 		return -EINVAL;
 	WRITE_ONCE(mddev->sync_io_depth, v);
 	wake_up(&mddev->sync_wait);
 	return len;
 }
 MD_ATTR_RW(sync_io_depth, sync_io_depth);
+
+static ssize_t sync_busy_pct_show(struct mddev *mddev, char *page)
+{
+	return md_knob_show(page, READ_ONCE(to_core(mddev)->sync_busy_pct),
+			    READ_ONCE(md_sync_busy_pct_default));
+}
+
+static ssize_t sync_busy_pct_store(struct mddev *mddev, const char *buf,
+				   size_t len)
+{
+	int v;
+
+	if (md_rt_knob_parse(buf, RT_KNOB_BUSY_PCT, &v))
+		return -EINVAL;
+	WRITE_ONCE(to_core(mddev)->sync_busy_pct, v);
+	wake_up(&mddev->sync_wait);
+	return len;
+}
+MD_ATTR_RW(sync_busy_pct, sync_busy_pct);
+
+static ssize_t sync_idle_ms_show(struct mddev *mddev, char *page)
+{
+	return md_knob_show(page, READ_ONCE(to_core(mddev)->sync_idle_ms),
+			    READ_ONCE(md_sync_idle_ms_default));
+}
+
+static ssize_t sync_idle_ms_store(struct mddev *mddev, const char *buf,
+				  size_t len)
+{
+	int v;
+
+	if (md_rt_knob_parse(buf, RT_KNOB_IDLE_MS, &v))
+		return -EINVAL;
+	WRITE_ONCE(to_core(mddev)->sync_idle_ms, v);
+	wake_up(&mddev->sync_wait);
+	return len;
+}
+MD_ATTR_RW(sync_idle_ms, sync_idle_ms);
 
 static ssize_t mismatch_cnt_show(struct mddev *mddev, char *page)
 {
@@ -672,6 +720,8 @@ static struct attribute *md_default_attrs[] = {
 	&mda_sync_speed_min.attr,
 	&mda_sync_speed_max.attr,
 	&mda_sync_io_depth.attr,
+	&mda_sync_busy_pct.attr,
+	&mda_sync_idle_ms.attr,
 	&mda_sync_force_parallel.attr,
 	&mda_sync_min.attr,
 	&mda_sync_max.attr,
@@ -752,6 +802,30 @@ RT_STAT(fg_active_samples, rt->stats.fg_active_samples);
 RT_STAT(throttle_max_inflight, rt->last.max_inflight);
 RT_STAT(throttle_wait_ns, rt->last.wait_ns);
 RT_STAT(throttle_fg_active, rt->last.fg_active);
+RT_STAT(throttle_fg_busy_ns, rt->stats.fg_busy_ns);
+RT_STAT(throttle_busy_periods, rt->stats.busy_periods);
+
+static const char * const md_rt_mode_names[RT_MODE_NR] = {
+	[RT_MODE_IDLE]		= "idle",
+	[RT_MODE_PACED]		= "paced",
+	[RT_MODE_FLOOR]		= "floor",
+	[RT_MODE_CEILING]	= "ceiling",
+};
+
+/* The last decision's mode; "none" before any sync pass ran. */
+static ssize_t stat_throttle_mode_show(struct mddev *mddev, char *page)
+{
+	u32 mode = READ_ONCE(mddev->throttle.stats.mode);
+
+	if (!READ_ONCE(mddev->throttle.stats.samples))
+		return sysfs_emit(page, "none\n");
+	if (mode >= RT_MODE_NR)
+		return sysfs_emit(page, "%u\n", mode);
+	return sysfs_emit(page, "%s\n", md_rt_mode_names[mode]);
+}
+
+static struct md_sysfs_entry md_stat_throttle_mode =
+	__ATTR(throttle_mode, 0444, stat_throttle_mode_show, NULL);
 
 static struct attribute *md_stats_attrs[] = {
 	&md_stat_clean_to_dirty.attr,
@@ -770,6 +844,9 @@ static struct attribute *md_stats_attrs[] = {
 	&md_stat_throttle_max_inflight.attr,
 	&md_stat_throttle_wait_ns.attr,
 	&md_stat_throttle_fg_active.attr,
+	&md_stat_throttle_fg_busy_ns.attr,
+	&md_stat_throttle_busy_periods.attr,
+	&md_stat_throttle_mode.attr,
 	NULL,
 };
 
