@@ -13,7 +13,7 @@ CACHE := $(SRC)/.cache
 KDIR ?= /usr/src/linux-headers-$(KABI)
 
 .PHONY: all modules setup clean check unit model vm-check demo bench \
-	checkpatch sparse
+	bench-throttle checkpatch sparse
 
 all: modules
 
@@ -55,3 +55,7 @@ demo: modules
 
 bench: modules
 	$(SRC)/tests/vm/bench
+
+# Resync throttle benchmark (issue 5), see BENCHMARKS.md.
+bench-throttle: modules
+	$(SRC)/tests/vm/bench-throttle
