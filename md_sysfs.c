@@ -505,13 +505,16 @@ MD_ATTR_RW(sync_action, sync_action);
 
 static ssize_t sync_completed_show(struct mddev *mddev, char *page)
 {
-	struct md_core *core = to_core(mddev);
+	sector_t max = READ_ONCE(to_core(mddev)->sync_max);
 
 	if (!test_bit(MDR_RUNNING, &mddev->recovery))
 		return sysfs_emit(page, "none\n");
+	/* the pass covers the whole member unless it was given an end */
+	if (!max)
+		max = mddev->dev_sectors;
 	return sysfs_emit(page, "%llu / %llu\n",
 		(unsigned long long)READ_ONCE(mddev->curr_resync_completed),
-		(unsigned long long)READ_ONCE(core->sync_max));
+		(unsigned long long)max);
 }
 MD_ATTR_RO(sync_completed, sync_completed);
 

@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not complete yet
 # TIMEOUT: 240
 #
 # fio crc32c-verified random writes (iodepth 16, two jobs on disjoint
@@ -12,6 +11,7 @@
 #            verifies;                                    range [0, 64M)
 #  phase 2 - after the resync: phase 1's data still verifies, then new
 #            4k/64k writes + verify;                       range [64M, 128M)
+#  sync_completed reads "N / M" during the resync (M: member sectors);
 #  `check` finds 0 mismatches (writes during resync reached both mirrors);
 #  phase 3 - after --stop and --assemble everything verifies (verify_only).
 . /harness/lib.sh
@@ -49,13 +49,22 @@ mismatches_zero() {
 	[ "$_m" = 0 ]
 }
 
-ktap_plan 18
+# sync_completed_total: "N / M" while resyncing, M the member size in sectors
+sync_completed_total() {
+	_c=$(cat /sys/block/md0/md/sync_completed)
+	_m=$(( $(cat /sys/block/md0/md/component_size) * 2 ))
+	echo "sync_completed '$_c', component_size $((_m / 2)) KiB"
+	echo "$_c" | grep -Eq "^[0-9]+ / $_m\$"
+}
+
+ktap_plan 19
 md_speed_limit 1000 2000
 ktap_check "brd: two 136 MiB RAM disks" brd_setup 2 139264
 ktap_check "mdadm --create raid1" \
 	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
 	/dev/ram0 /dev/ram1
 ktap_check "phase 1: resync in progress as fio starts" resyncing
+ktap_check "phase 1: sync_completed 'N / M', M the member size" sync_completed_total
 ktap_check "phase 1: 4k randwrite + verify during resync" fio_job write 4k 0 11
 ktap_check "phase 1: 64k randwrite + verify during resync" fio_job write 64k 32M 12
 ktap_check "phase 1: resync still in progress after the writes" resyncing
