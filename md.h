@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * md.h - the contract between the md core (md_*.c) and the RAID
- * personalities (raid1.c, raid5.c).
+ * The contract between the md core (md_*.c) and the RAID personalities
+ * (raid1.c, raid5.c).
  *
  * Objects:
  *   struct mddev     one array (/dev/mdN); owns the member list, the
@@ -57,8 +57,8 @@ enum md_rdev_flag {
 };
 
 struct md_rdev {
-	struct list_head same_set;	/* mddev->disks; reconfig_mutex,
-					 * list_*_rcu for IO-path readers */
+	/* in mddev->disks; reconfig_mutex, list_*_rcu for IO-path readers */
+	struct list_head same_set;
 	struct mddev *mddev;
 	struct block_device *bdev;	/* opened exclusively by the core */
 	dev_t dev;
@@ -70,8 +70,8 @@ struct md_rdev {
 	u64 sb_events;			/* events in its superblock */
 
 	int desc_nr;			/* index into sb dev_roles */
-	int raid_disk;			/* role/slot, -1 for a spare;
-					 * changed under reconfig_mutex */
+	/* role/slot, -1 for a spare; changed under reconfig_mutex */
+	int raid_disk;
 	int saved_raid_disk;		/* slot before removal, for re-add */
 	unsigned long flags;		/* enum md_rdev_flag, atomic bitops */
 	/*
@@ -257,7 +257,10 @@ void md_error(struct mddev *mddev, struct md_rdev *rdev);
 void md_done_sync(struct mddev *mddev, int sectors, bool ok);
 void md_wakeup_thread(struct mddev *mddev);
 
-#define mdname(mddev) ((mddev)->gendisk ? (mddev)->gendisk->disk_name : "mdX")
+static inline const char *mdname(struct mddev *mddev)
+{
+	return mddev->gendisk ? mddev->gendisk->disk_name : "mdX";
+}
 
 /* Walk members for IO (caller holds rcu_read_lock()). */
 #define rdev_for_each_rcu(rdev, mddev) \
