@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not implemented yet
 # TIMEOUT: 240
 #
 # RAID1 on two RAM disks: create (with initial resync), write 64 MiB of

@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not complete yet
 # TIMEOUT: 150
 #
 # mdadm --create raid1 with 2 and with 3 mirrors on RAM disks whose

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not complete yet
 # TIMEOUT: 240
 #
 # Member failure and replacement on a 2-disk raid1 (RAM disks, no bitmap):
 #  - `mdadm --fail` a member while fio writes (rate-limited so the failure
 #    lands mid-write): fio sees no error and verifies; the array runs
 #    degraded: [2/1] [U_], md/degraded 1, the member "faulty";
-#  - --remove, --add of a blank spare: recovery is visible in mdstat and
+#  - --remove: the survivor's superblock is rewritten and the removed
+#    member's number has role 0xffff there (what in-tree 6.1 writes for a
+#    number no member holds; 0xfffe only while a faulty member is bound);
+#  - --add of a blank spare: recovery is visible in mdstat and
 #    completes ([2/2] [UU], degraded 0); the spare holds slot 1;
 #  - the rebuilt member alone serves all the data: fail+remove the other
 #    one and fio verify_only passes;
@@ -92,7 +94,28 @@ refused() {
 	[ "$_b" = "$_a" ] || { echo "members changed:"; echo "$_b"; echo "->"; echo "$_a"; return 1; }
 }
 
-ktap_plan 28
+# sb_u DEV OFFSET TYPE: a field of DEV's 1.2 superblock (4 KiB in), read
+# with O_DIRECT (md writes superblocks below the page cache)
+sb_u() {
+	dd if="$1" bs=4096 skip=1 count=1 iflag=direct 2>/dev/null |
+		od -An -t"$3" -j "$2" -N "${3#?}" | tr -d ' '
+}
+
+# removed_role_free EVENTS: once ram0's superblock has been rewritten
+# after the removal (events moved on from EVENTS), ram1's number (1) has
+# role 0xffff there, as in-tree writes it for a number no member holds
+removed_role_free() {
+	_i=0
+	while [ "$(sb_u /dev/ram0 200 u8)" = "$1" ] && [ $_i -lt 50 ]; do
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	_r=$(sb_u /dev/ram0 258 x2)
+	echo "ram0: events $1 -> $(sb_u /dev/ram0 200 u8), dev_roles[1] = 0x$_r"
+	[ "$_r" = ffff ]
+}
+
+ktap_plan 29
 md_speed_limit
 ktap_check "brd: three 64 MiB RAM disks" brd_setup 3 65536
 ktap_check "mdadm --create raid1 ram0 ram1" \
@@ -122,8 +145,10 @@ ktap_check "degraded: [2/1] [U_], md/degraded 1" degraded_as "[2/1] [U_]" 1
 ktap_check "ram1 is faulty in --detail" is_faulty /dev/ram1
 
 # --- remove, add a spare, rebuild ---
+ev=$(sb_u /dev/ram0 200 u8)
 ktap_check "mdadm --remove ram1" mdadm $MD --remove /dev/ram1
 ktap_check "ram1 no longer listed" not_listed /dev/ram1
+ktap_check "ram0's superblock: removed ram1's number has role 0xffff" removed_role_free "$ev"
 md_speed_limit 1000 5000
 ktap_check "mdadm --add ram2 (blank spare)" mdadm $MD --add /dev/ram2
 sleep 1

@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: core writes superblocks on a clean no-write run/stop (in-tree does not), so the left-out member comes back one event behind and is rebuilt
 # TIMEOUT: 240
 #
 # Corrupt-superblock refusal.  A two-member RAID1 (1.2) is made on RAM
