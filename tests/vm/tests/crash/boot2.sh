@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not complete yet
 # TIMEOUT: 180
 #
 # Unclean shutdown, boot 2 of 3: the members' superblocks say the array

@@ -1,6 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# XFAIL_FORK: md core not complete yet
 # TIMEOUT: 120
 #
 # Unclean shutdown, boot 3 of 3: after boot 2's clean stop, assembling
