@@ -8,10 +8,12 @@
 #   3. build the modules (W=1)
 #   4. the VM suite against in-tree md and this stack (IMPL=both unless
 #      IMPL is set)
+#   5. the unclean-shutdown test (tests/vm/run-crash: three boots over the
+#      same disks) for the same implementations
 # Prints each stage's time; exits non-zero if any stage fails.
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-cd "$SRC"
+cd "$SRC" || exit 1
 
 failed=()
 summary=()
@@ -39,9 +41,11 @@ if [ -f tests/unit/Makefile ]; then stage unit make -C "$SRC" unit; fi
 if [ -f tests/model/Makefile ]; then stage model make -C "$SRC" model; fi
 if stage build make -C "$SRC" modules; then
 	stage vm env NO_BUILD=1 IMPL="${IMPL:-both}" tests/vm/run-tests
+	stage crash env NO_BUILD=1 IMPL="${IMPL:-both}" tests/vm/run-crash
 else
 	summary+=("FAILED  vm             -   (not run: build failed)")
-	failed+=(vm)
+	summary+=("FAILED  crash          -   (not run: build failed)")
+	failed+=(vm crash)
 fi
 
 echo
