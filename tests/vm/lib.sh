@@ -250,3 +250,31 @@ sysfs_expect_errno() {
 	fi
 	return 0
 }
+
+# ---- change notifications ---------------------------------------------------
+
+# poll_bg NAME FILE: start tools/sysfs_poll on FILE (a sysfs attribute or
+# /proc/mdstat) in the background, pid in $poll_pid; returns once it is
+# waiting in poll(2), which only a kernel change notification ends
+poll_bg() {
+	"$HARNESS/tools/sysfs_poll" "$2" 120 > "/tmp/poll.$1" 2>&1 &
+	# shellcheck disable=SC2034 # read by the test
+	poll_pid=$!
+	_i=0
+	while ! grep -q '^ready$' "/tmp/poll.$1"; do
+		_i=$((_i + 1))
+		[ $_i -gt 100 ] && { cat "/tmp/poll.$1"; return 1; }
+		sleep 0.1
+	done
+	cat "/tmp/poll.$1"
+}
+
+# poll_woken NAME PID [ERE]: the poller was woken and saw the content
+# change (to a line matching ERE if given) within its 120 s
+poll_woken() {
+	wait "$2"
+	_rc=$?
+	cat "/tmp/poll.$1"
+	[ $_rc = 0 ] || return 1
+	[ -z "$3" ] || grep -Eq "^changed: ($3)\$" "/tmp/poll.$1"
+}

@@ -5,7 +5,9 @@
 # Member failure and replacement on a 2-disk raid1 (RAM disks, no bitmap):
 #  - `mdadm --fail` a member while fio writes (rate-limited so the failure
 #    lands mid-write): fio sees no error and verifies; the array runs
-#    degraded: [2/1] [U_], md/degraded 1, the member "faulty";
+#    degraded: [2/1] [U_], md/degraded 1, the member "faulty"; a poll(2)
+#    on its dev-*/state is woken by the change, and one pass of
+#    `mdadm --monitor` reports DegradedArray;
 #  - --remove: the survivor's superblock is rewritten and the removed
 #    member's number has role 0xffff there (what in-tree 6.1 writes for a
 #    number no member holds; 0xfffe only while a faulty member is bound);
@@ -115,7 +117,18 @@ removed_role_free() {
 	[ "$_r" = ffff ]
 }
 
-ktap_plan 29
+# monitor_reports EVENT: one pass of mdadm --monitor over all arrays runs
+# its --program with EVENT for md0
+monitor_reports() {
+	rm -f /tmp/monitor.events
+	printf '#!/bin/sh\necho "$*" >> /tmp/monitor.events\n' > /tmp/monitor.sh
+	chmod +x /tmp/monitor.sh
+	mdadm --monitor --oneshot --scan --program=/tmp/monitor.sh
+	cat /tmp/monitor.events
+	grep -Eq "^$1 /dev/md0( |\$)" /tmp/monitor.events
+}
+
+ktap_plan 32
 md_speed_limit
 ktap_check "brd: three 64 MiB RAM disks" brd_setup 3 65536
 ktap_check "mdadm --create raid1 ram0 ram1" \
@@ -130,7 +143,11 @@ w0=$(md_writes)
 	--do_verify=1 --rate=,8m --eta=never) > /tmp/fio.out 2>&1 &
 fio_pid=$!
 ktap_check "fio is writing" wait_writes_start "$w0"
+ktap_check "poll md/dev-ram1/state started" poll_bg state /sys/block/md0/md/dev-ram1/state
+# shellcheck disable=SC2154 # set by poll_bg (lib.sh)
+state_pid=$poll_pid
 ktap_check "mdadm --fail ram1 while fio writes" mdadm $MD --fail /dev/ram1
+ktap_check "poll on dev-ram1/state woken: faulty" poll_woken state "$state_pid" ".*faulty.*"
 ktap_check "fio was still running when ram1 failed" kill -0 $fio_pid
 wait $fio_pid
 fio_rc=$?
@@ -143,6 +160,7 @@ else
 fi
 ktap_check "degraded: [2/1] [U_], md/degraded 1" degraded_as "[2/1] [U_]" 1
 ktap_check "ram1 is faulty in --detail" is_faulty /dev/ram1
+ktap_check "mdadm --monitor --oneshot reports DegradedArray" monitor_reports DegradedArray
 
 # --- remove, add a spare, rebuild ---
 ev=$(sb_u /dev/ram0 200 u8)

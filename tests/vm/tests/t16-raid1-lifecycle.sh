@@ -30,7 +30,6 @@
 MD=/dev/md0
 S=/sys/block/md0/md
 SIZE=16M
-POLL=/harness/tools/sysfs_poll
 
 resyncing() {
 	mdstat_array md0
@@ -43,30 +42,6 @@ sync_completed_total() {
 	_m=$(( $(cat $S/component_size) * 2 ))
 	echo "sync_completed '$_c', component_size $((_m / 2)) KiB"
 	echo "$_c" | grep -Eq "^[0-9]+ / $_m\$"
-}
-
-# poll_bg NAME FILE: start sysfs_poll on FILE in the background (pid in
-# $poll_pid), wait until it is polling
-poll_bg() {
-	$POLL "$2" 120 > "/tmp/poll.$1" 2>&1 &
-	poll_pid=$!
-	_i=0
-	while ! grep -q '^ready$' "/tmp/poll.$1"; do
-		_i=$((_i + 1))
-		[ $_i -gt 100 ] && { cat "/tmp/poll.$1"; return 1; }
-		sleep 0.1
-	done
-	cat "/tmp/poll.$1"
-}
-
-# poll_woken NAME PID [WANT]: the poller exited 0 (woken with a changed
-# content, WANT if given)
-poll_woken() {
-	wait "$2"
-	_rc=$?
-	cat "/tmp/poll.$1"
-	[ $_rc = 0 ] || return 1
-	[ -z "$3" ] || grep -q "^changed: $3\$" "/tmp/poll.$1"
 }
 
 state_is() { cat $S/array_state; grep -Eq "^($1)\$" $S/array_state; }
@@ -117,8 +92,10 @@ ktap_check "sync_completed 'N / M', M the member size" sync_completed_total
 
 # ---- notifications and mdadm --wait ----
 ktap_check "poll md/sync_action started" poll_bg action $S/sync_action
+# shellcheck disable=SC2154 # set by poll_bg (lib.sh)
 action_pid=$poll_pid
 ktap_check "poll /proc/mdstat started" poll_bg mdstat /proc/mdstat
+# shellcheck disable=SC2154 # set by poll_bg (lib.sh)
 mdstat_pid=$poll_pid
 mdadm --wait $MD > /tmp/wait.out 2>&1 &
 wait_pid=$!
@@ -151,6 +128,7 @@ ktap_check "mdstat says (auto-read-only)" sh -c "grep '^md0 :' /proc/mdstat | gr
 ktap_check "read-auto: reads leave it read-auto" sh -c "
 	dd if=$MD of=/dev/null bs=1M count=8 iflag=direct && grep -q '^read-auto$' $S/array_state"
 ktap_check "poll md/array_state started" poll_bg state $S/array_state
+# shellcheck disable=SC2154 # set by poll_bg (lib.sh)
 state_pid=$poll_pid
 ktap_check "read-auto: first write succeeds" \
 	dd if=/dev/zero of=$MD bs=4k count=1 seek=8192 oflag=direct
