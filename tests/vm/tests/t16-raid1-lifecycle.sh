@@ -24,7 +24,8 @@
 #    superblock"; after a degraded run with writes the left-out member's
 #    number has role 0xffff in the survivor's superblock (what in-tree
 #    6.1 writes for a number no member holds), assembling both leaves the
-#    stale member out, again without that warning, and --add rebuilds it.
+#    stale member out, again without that warning, and --add rebuilds it;
+#    the same for the last member (slot 2) of a three-mirror array.
 . /harness/lib.sh
 
 MD=/dev/md0
@@ -78,9 +79,9 @@ add_rebuilds() { # DEV: --add DEV to md0, recovery completes [2/2] [UU]
 	mdstat_array md0 | grep -qF '[2/2] [UU]'
 }
 
-ktap_plan 37
+ktap_plan 41
 md_speed_limit
-ktap_check "brd: two 64 MiB RAM disks" brd_setup 2 65536
+ktap_check "brd: three 64 MiB RAM disks" brd_setup 3 65536
 mdadm --zero-superblock /dev/ram0 /dev/ram1 2>/dev/null
 dd if=/dev/urandom of=/dev/ram1 bs=1M count=8 2>/dev/null
 md_speed_limit 1000 1000
@@ -170,5 +171,27 @@ ktap_check "assemble both: ram1 left out, no 'wrong state' warning" sh -c "
 	grep -A1 '^md0 : active raid1' /proc/mdstat | grep -qF '[2/1] [U_]'"
 ktap_check "--add ram1 rebuilds it" add_rebuilds /dev/ram1
 ktap_check "data verifies" fio_verify_only $MD $SIZE
+ktap_check "mdadm --stop" mdadm --stop $MD
+
+# ---- the same with three mirrors, the last one (slot 2) left out ----
+mdadm --zero-superblock /dev/ram0 /dev/ram1 /dev/ram2 2>/dev/null
+ktap_check "3 mirrors: create --assume-clean, stop" sh -c "
+	mdadm --create $MD --run --assume-clean --level=1 --raid-devices=3 \
+		--metadata=1.2 /dev/ram0 /dev/ram1 /dev/ram2 && mdadm --stop $MD"
+ktap_check "3 mirrors: run without ram2, no writes, then all three whole" sh -c "
+	mdadm --assemble --run $MD /dev/ram0 /dev/ram1 && mdadm --stop $MD &&
+	mdadm --assemble $MD /dev/ram0 /dev/ram1 /dev/ram2 > /tmp/asm.out 2>&1
+	cat /tmp/asm.out /proc/mdstat
+	! grep -q 'wrong state' /tmp/asm.out &&
+	grep -A1 '^md0 : active raid1' /proc/mdstat | grep -qF '[3/3] [UUU]' &&
+	mdadm --stop $MD"
+ktap_check "3 mirrors: run without ram2, write, then all three: ram2 left out" sh -c "
+	mdadm --assemble --run $MD /dev/ram0 /dev/ram1 &&
+	dd if=/dev/urandom of=$MD bs=4k count=16 oflag=direct 2>/dev/null &&
+	mdadm --stop $MD &&
+	mdadm --assemble $MD /dev/ram0 /dev/ram1 /dev/ram2 > /tmp/asm.out 2>&1
+	cat /tmp/asm.out /proc/mdstat
+	! grep -q 'wrong state' /tmp/asm.out &&
+	grep -A1 '^md0 : active raid1' /proc/mdstat | grep -qF '[3/2] [UU_]'"
 brd_teardown
 ktap_finish
