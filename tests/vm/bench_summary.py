@@ -7,8 +7,9 @@ runs.txt lines "target n group file", broken.txt (targets that could not
 build an array) and per run:
 
 * fio jobs: the fio JSON, plus TARGET-N.md.txt for md targets: lines
-  "before|after KEY VALUE" (uptime, sync_action, sync_completed and
-  stat.NAME for every md/stats file; the fork has them, in-tree not);
+  "before|after KEY VALUE" (uptime, sync_action, sync_completed,
+  sb_events of the first member and stat.NAME for every md/stats file;
+  the fork has those, in-tree not);
 * resync jobs: TARGET-N.resync.txt: "start uptime T", "size component_kib
   K", "sample T SECTORS" every 0.1 s, "end uptime T".
 
@@ -34,6 +35,7 @@ STAT_VALUE = ("clean_check_max_ns", "write_wait_max_ns", "writes_pending",
               "throttle_fg_active")
 # (column, md/stats file, how): what the printed md/stats table shows.
 STAT_COLUMNS = (
+    ("sb events", "sb_events", "delta"),
     ("clean->dirty", "clean_to_dirty", "delta"),
     ("clean chk max", "clean_check_max_ns", "max"),
     ("wr wait max", "write_wait_max_ns", "max"),
@@ -99,6 +101,8 @@ def md_record(path):
         except ValueError:
             continue
         out["stats"][name] = av if name in STAT_VALUE else av - bv
+    if a.get("sb_events", "").isdigit() and b.get("sb_events", "").isdigit():
+        out["stats"]["sb_events"] = int(a["sb_events"]) - int(b["sb_events"])
     if "uptime" in a and "uptime" in b:
         dt = float(a["uptime"]) - float(b["uptime"])
         s0, s1 = sectors(b.get("sync_completed")), sectors(a.get("sync_completed"))
@@ -241,8 +245,9 @@ def fio_table(out, js, groups, broken, targets):
                        f"{s['sync_running_at_end']}/{s['runs']} runs")
     st = [(t, s) for t, s in md if s.get("md_stats")]
     if st:
-        out.append("md/stats per run (counters: median of the run's delta; maxima: "
-                   "largest since the array was created, warm-up included):")
+        out.append("per run: superblock events (both) and md/stats (fork only); counters: median "
+                   "of the run's delta; maxima: largest since the array was created, warm-up "
+                   "included:")
         h = f"  {'target':<18}" + "".join(f" {c[0]:>13}" for c in STAT_COLUMNS)
         out.append(h)
         for t, s in st:

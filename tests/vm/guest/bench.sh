@@ -67,11 +67,15 @@ run_fio() {
 }
 
 # md_record FILE TAG: append "TAG key value" lines: uptime, sync_action,
-# sync_completed and every md/stats file of md0 (the fork has them).
+# sync_completed, the superblock event count of the first member (both
+# implementations bump it on every superblock write, e.g. each clean <->
+# dirty transition) and every md/stats file of md0 (the fork has them).
 md_record() {
 	{
 		read -r _up _ < /proc/uptime
 		echo "$2 uptime $_up"
+		blockdev --flushbufs /dev/ram0
+		echo "$2 sb_events $(mdadm --examine /dev/ram0 | md_field Events)"
 		read -r _v < /sys/block/md0/md/sync_action
 		echo "$2 sync_action $_v"
 		read -r _v < /sys/block/md0/md/sync_completed
