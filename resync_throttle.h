@@ -35,7 +35,7 @@
 #define RT_DEFAULT_SPEED_MIN	1000U
 #define RT_DEFAULT_SPEED_MAX	200000U
 #define RT_DEFAULT_IO_DEPTH	1U
-#define RT_DEFAULT_BUSY_PCT	5U
+#define RT_DEFAULT_BUSY_PCT	2U
 #define RT_DEFAULT_IDLE_MS	50U
 
 /* max_inflight meaning "no limit from the policy": the personality's own
