@@ -53,6 +53,7 @@
 #include <linux/bio.h>
 #include <linux/mempool.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -1074,6 +1075,28 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 	return targets;
 }
 
+/*
+ * Keep a full window of sync buffers (R1_SYNC_DEPTH requests, 64 KiB per
+ * mirror each) in the pool while a sync runs, so that a request in the
+ * steady state reuses one instead of allocating and freeing its pages;
+ * raid1_close_sync() shrinks the pool again.  Only the sync thread calls
+ * sync_request() and close_sync(), so only it resizes the pool.  Failing
+ * to grow is harmless: requests then allocate as they go.
+ */
+static void r1_sync_pool_size(struct r1conf *conf, int nr)
+{
+	unsigned int noio;
+
+	if (conf->sync_pool.min_nr == nr)
+		return;
+	/* no reclaim IO from the sync thread: it may target this array */
+	noio = memalloc_noio_save();
+	if (mempool_resize(&conf->sync_pool, nr))
+		pr_debug("md/raid1:%s: sync buffer pool stays at %d\n",
+			 mdname(conf->mddev), conf->sync_pool.min_nr);
+	memalloc_noio_restore(noio);
+}
+
 static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 				   sector_t max_sector, bool *skipped)
 {
@@ -1082,6 +1105,7 @@ static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 	sector_t sectors, next;
 	int i;
 
+	r1_sync_pool_size(conf, R1_SYNC_DEPTH);
 	*skipped = false;
 	if (sector_nr >= max_sector) {
 		*skipped = true;
@@ -1124,6 +1148,8 @@ static void raid1_close_sync(struct mddev *mddev)
 	spin_lock_irq(&conf->lock);
 	wait_event_lock_irq(conf->wait, !conf->sync_pending, conf->lock);
 	spin_unlock_irq(&conf->lock);
+	/* every buffer is back in the pool: free all but the reserve */
+	r1_sync_pool_size(conf, R1_SYNC_POOL_MIN);
 }
 
 /* ---- configuration -------------------------------------------------- */
