@@ -147,7 +147,15 @@ static void wait_barrier(struct r1conf *conf, unsigned int idx)
 	spin_unlock_irq(&conf->lock);
 }
 
-/* Normal IO leaves @idx; any context.  Do not touch conf afterwards. */
+/*
+ * Normal IO leaves @idx; any context.  Do not touch conf afterwards.
+ *
+ * Runs on every completion, so skip the wait queue's own lock when nobody
+ * waits.  Checking under conf->lock is enough: every waiter on conf->wait
+ * queues itself and tests its condition with conf->lock held
+ * (wait_event_lock_irq), so it is either queued before we take the lock
+ * or sees the new counts after we drop it.
+ */
 static void allow_barrier(struct r1conf *conf, unsigned int idx)
 {
 	unsigned long flags;
@@ -155,7 +163,9 @@ static void allow_barrier(struct r1conf *conf, unsigned int idx)
 	spin_lock_irqsave(&conf->lock, flags);
 	conf->nr_pending[idx]--;
 	conf->total_pending--;
-	wake_up(&conf->wait);
+	/* waiters queue under conf->lock (above), so this cannot miss one */
+	if (waitqueue_active(&conf->wait))
+		wake_up(&conf->wait);
 	spin_unlock_irqrestore(&conf->lock, flags);
 }
 
