@@ -155,19 +155,24 @@ build_initrd() {
 # Each DISK_IMAGE becomes a virtio disk (/dev/vda, /dev/vdb, ... in order).
 # Streams the serial console to stdout and LOGFILE.  Returns qemu's status
 # (124 when the host-side timeout fired).
+# Environment: VM_CPUS (2), VM_MEM (MiB, 4096), VM_APPEND (kernel command
+# line), VM_KVM=0 (TCG even where /dev/kvm exists), VM_QEMU_ARGS (extra
+# QEMU options, split on spaces; e.g. "-icount shift=4" with VM_CPUS=1
+# makes guest time count instructions, see BENCHMARKS.md).
 boot_vm() {
 	local initrd=$1 log=$2 tmo=$3 extra=() rc disk
 	shift 3
 	for disk in "$@"; do
 		[ -n "$disk" ] && extra+=(-drive "file=$disk,if=virtio,format=raw,cache=unsafe")
 	done
-	local accel=tcg
+	local accel=tcg qargs=()
+	read -ra qargs <<< "${VM_QEMU_ARGS:-}"
 	[ -w /dev/kvm ] && [ "${VM_KVM:-1}" = 1 ] && accel=kvm
 	set +e
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
 		-machine "q35,accel=$accel" -cpu max -smp "${VM_CPUS:-2}" -m "${VM_MEM:-4096}" \
 		-display none -serial stdio -monitor none -no-reboot \
-		-kernel "$VMLINUZ" -initrd "$initrd" "${extra[@]}" \
+		-kernel "$VMLINUZ" -initrd "$initrd" "${extra[@]}" "${qargs[@]}" \
 		-append "console=ttyS0 quiet panic=-1 rdinit=/init ${VM_APPEND:-}" \
 		</dev/null 2>&1 | tr -d '\r' | tee "$log"
 	rc=${PIPESTATUS[0]}
