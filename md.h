@@ -112,6 +112,12 @@ enum md_sb_flag {
 
 struct md_personality;
 
+/* One CPU's share of the foreground IO counts (struct mddev.fg). */
+struct md_fg_count {
+	unsigned long started;
+	unsigned long completed;
+};
+
 struct mddev {
 	struct gendisk *gendisk;
 	int unit;			/* N in mdN */
@@ -174,9 +180,14 @@ struct mddev {
 	int sync_speed_min, sync_speed_max, sync_io_depth; /* 0: default */
 	struct resync_throttle throttle;
 
-	/* foreground IO on the md device, for the throttle */
-	atomic64_t fg_completed;
-	atomic_t fg_inflight;
+	/*
+	 * Foreground IO on the md device, for the resync throttle: per-CPU
+	 * counts bumped by md_io_start()/md_io_end() with this_cpu_inc(), so
+	 * no CPU writes a cache line another CPU writes.  Only the sums
+	 * mean anything; the core reads them (md_fg_sample()) a few times a
+	 * second.  Allocated with the mddev, never reset.
+	 */
+	struct md_fg_count __percpu *fg;
 
 	struct kernfs_node *sysfs_state, *sysfs_action, *sysfs_degraded;
 };
@@ -197,7 +208,14 @@ struct md_personality {
 	 */
 	int (*run)(struct mddev *mddev);
 	void (*free)(struct mddev *mddev, void *priv);
-	/* Handle a bio on the array; the core already split nothing. */
+	/*
+	 * Handle a bio on the array (already split to the queue limits).
+	 * The personality ends @bio itself, with md_io_start() when it takes
+	 * each request (the bio or a piece it splits off) and md_io_end()
+	 * right before ending that request.  The core's suspend waits only
+	 * for make_request calls to return; quiesce(1) must wait for the
+	 * requests still in flight.
+	 */
 	void (*make_request)(struct mddev *mddev, struct bio *bio);
 	/* Deferred work, called from the md thread after core work. */
 	void (*daemon)(struct mddev *mddev);
@@ -239,6 +257,25 @@ struct md_personality {
 
 int md_register_personality(struct md_personality *p);
 void md_unregister_personality(struct md_personality *p);
+
+/*
+ * Bracket one request the personality serves (see make_request): disk
+ * statistics (/proc/diskstats) and the foreground counts that the resync
+ * throttle samples.  md_io_end() goes right before bio_endio(@bio), with
+ * the value md_io_start() returned.  Any context, hardirq included.
+ */
+static inline unsigned long md_io_start(struct mddev *mddev, struct bio *bio)
+{
+	this_cpu_inc(mddev->fg->started);
+	return bio_start_io_acct(bio);
+}
+
+static inline void md_io_end(struct mddev *mddev, struct bio *bio,
+			     unsigned long start)
+{
+	bio_end_io_acct(bio, start);
+	this_cpu_inc(mddev->fg->completed);
+}
 
 /* Before a write reaches members (may sleep until the array is dirty). */
 void md_write_start(struct mddev *mddev, struct bio *bio);

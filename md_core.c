@@ -11,7 +11,7 @@
  *    down while a racing open or sysfs reader could still see it.
  *  - Every configuration change runs under reconfig_mutex.  IO never
  *    takes it: it sees mddev->pers through READ_ONCE and is fenced off
- *    by an IO gate (fg_inflight/suspended) before the personality goes.
+ *    by an IO gate (active_io/suspended) before the personality goes.
  *  - The md thread does the array's housekeeping.  It never sleeps on
  *    reconfig_mutex (trylock; mddev_unlock() wakes it to redo missed
  *    work) but it always writes superblocks (serialised by sb_mutex), so
@@ -61,20 +61,11 @@ LIST_HEAD(md_pers_list);
 static LIST_HEAD(all_mddevs);
 static DEFINE_MUTEX(all_mddevs_mutex);
 
-static struct bio_set md_clone_set;
 static struct ctl_table_header *md_sysctl_header;
 
 /* /proc/mdstat poll: bumped on every array event */
 static atomic_t md_event_count;
 static DECLARE_WAIT_QUEUE_HEAD(md_event_waiters);
-
-/* The clone of each array bio; front pad of md_clone_set. */
-struct md_clone {
-	struct mddev *mddev;
-	struct bio *orig;
-	unsigned long start;
-	struct bio bio;
-};
 
 void md_new_event(void)
 {
@@ -189,39 +180,101 @@ static struct md_personality *md_get_pers(int level)
 /* ---------------------------------------------------------------- */
 /* IO gate and the bio entry */
 
-static void md_fg_put(struct mddev *mddev)
+/* Last reference on a killed gate dropped; any context. */
+static void md_active_io_release(struct percpu_ref *ref)
 {
-	struct md_core *core = to_core(mddev);
+	struct md_core *core = container_of(ref, struct md_core, active_io);
 
-	/* wq_has_sleeper() has the barrier pairing with md_suspend()'s wait */
-	if (atomic_dec_and_test(&mddev->fg_inflight) &&
-	    wq_has_sleeper(&core->suspend_wq))
-		wake_up_all(&core->suspend_wq);
+	wake_up_all(&core->suspend_wq);
 }
 
-/* Stop new IO and wait for array IO in flight, then quiesce pers. */
+/* Allocate the IO gate and the foreground counts of a new mddev. */
+static int md_io_init(struct md_core *core)
+{
+	int err;
+
+	core->mddev.fg = alloc_percpu(struct md_fg_count);
+	if (!core->mddev.fg)
+		return -ENOMEM;
+	/* revived after every suspend: keep the per-CPU counters */
+	err = percpu_ref_init(&core->active_io, md_active_io_release,
+			      PERCPU_REF_ALLOW_REINIT, GFP_KERNEL);
+	if (err) {
+		free_percpu(core->mddev.fg);
+		core->mddev.fg = NULL;
+	}
+	return err;
+}
+
+/* The gate is open and no IO can reach this mddev any more. */
+static void md_io_exit(struct md_core *core)
+{
+	percpu_ref_exit(&core->active_io);
+	free_percpu(core->mddev.fg);
+	core->mddev.fg = NULL;
+}
+
+void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight)
+{
+	unsigned long started = 0, done = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		done += READ_ONCE(per_cpu_ptr(mddev->fg, cpu)->completed);
+	/*
+	 * A request's start is counted before its completion, so reading
+	 * every completion before any start never shows more completed
+	 * than started; only a request moving in the meantime can make
+	 * the difference a little high.
+	 */
+	smp_rmb();
+	for_each_possible_cpu(cpu)
+		started += READ_ONCE(per_cpu_ptr(mddev->fg, cpu)->started);
+	*completed = done;
+	*inflight = (long)(started - done) > 0 ?
+		    min_t(unsigned long, started - done, U32_MAX) : 0;
+}
+
+/* Stop new IO and wait for submitters inside the gate, then quiesce pers. */
 static void md_suspend(struct mddev *mddev)
 {
 	struct md_core *core = to_core(mddev);
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (WARN_ON_ONCE(core->suspended))
+		return;
 	WRITE_ONCE(core->suspended, 1);
-	/* pairs with smp_mb__after_atomic() in md_submit_bio() */
-	smp_mb();
-	wait_event(core->suspend_wq, atomic_read(&mddev->fg_inflight) == 0);
+	/* every tryget after this fails; the RCU switch orders the rest */
+	percpu_ref_kill(&core->active_io);
+	wait_event(core->suspend_wq, percpu_ref_is_zero(&core->active_io));
 	if (mddev->pers && mddev->pers->quiesce)
 		mddev->pers->quiesce(mddev, 1);
 }
 
+static bool md_gate_closed(struct md_core *core)
+{
+	/* pairs with the release in md_gate_open(): the ref is live again */
+	return smp_load_acquire(&core->suspended);
+}
+
+/* Reopen the gate (without touching the personality). */
+static void md_gate_open(struct md_core *core)
+{
+	lockdep_assert_held(&core->mddev.reconfig_mutex);
+	if (!core->suspended)
+		return;
+	percpu_ref_resurrect(&core->active_io);
+	/* pairs with smp_load_acquire() in md_submit_bio(): ref live first */
+	smp_store_release(&core->suspended, 0);
+	wake_up_all(&core->suspend_wq);
+}
+
 static void md_resume(struct mddev *mddev)
 {
-	struct md_core *core = to_core(mddev);
-
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (mddev->pers && mddev->pers->quiesce)
 		mddev->pers->quiesce(mddev, 0);
-	WRITE_ONCE(core->suspended, 0);
-	wake_up_all(&core->suspend_wq);
+	md_gate_open(to_core(mddev));
 }
 
 /* read-auto: the first write makes the array read-write. */
@@ -242,48 +295,23 @@ static void md_enter_rw(struct mddev *mddev)
 	}
 }
 
-static void md_clone_endio(struct bio *clone)
-{
-	struct md_clone *mc = container_of(clone, struct md_clone, bio);
-	struct mddev *mddev = mc->mddev;
-	struct bio *orig = mc->orig;
-
-	if (clone->bi_status && !orig->bi_status)
-		orig->bi_status = clone->bi_status;
-	bio_end_io_acct(orig, mc->start);
-	bio_put(clone);
-	bio_endio(orig);
-
-	/*
-	 * Counted for the resync throttle, which needs no wake-up: its
-	 * waits are bounded by the foreground hold-off, so waking the sync
-	 * thread on every foreground completion would only burn CPU.
-	 */
-	atomic64_inc(&mddev->fg_completed);
-	md_fg_put(mddev);
-}
-
+/*
+ * The bio goes to the personality as it is: it does the accounting
+ * (md_io_start/md_io_end) on the requests it serves, so the core needs
+ * no clone of its own to see completions.
+ */
 static void md_submit_bio(struct bio *bio)
 {
 	struct mddev *mddev = bio->bi_bdev->bd_disk->private_data;
 	struct md_core *core = to_core(mddev);
 	struct md_personality *pers;
-	struct md_clone *mc;
-	struct bio *clone;
 
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
 
-	for (;;) {
-		atomic_inc(&mddev->fg_inflight);
-		/* pairs with smp_mb() in md_suspend() */
-		smp_mb__after_atomic();
-		if (!READ_ONCE(core->suspended))
-			break;
-		md_fg_put(mddev);
-		wait_event(core->suspend_wq, !READ_ONCE(core->suspended));
-	}
+	while (!percpu_ref_tryget_live(&core->active_io))
+		wait_event(core->suspend_wq, !md_gate_closed(core));
 
 	pers = READ_ONCE(mddev->pers);
 	if (!pers) {
@@ -301,19 +329,9 @@ static void md_submit_bio(struct bio *bio)
 		if (READ_ONCE(mddev->ro) == 2)
 			md_enter_rw(mddev);
 	}
-
-	clone = bio_alloc_clone(bio->bi_bdev, bio, GFP_NOIO, &md_clone_set);
-	mc = container_of(clone, struct md_clone, bio);
-	mc->mddev = mddev;
-	mc->orig = bio;
-	mc->start = bio_start_io_acct(bio);
-	clone->bi_end_io = md_clone_endio;
-	clone->bi_private = NULL;
-	/* fg_inflight is dropped by md_clone_endio() */
-	pers->make_request(mddev, clone);
-	return;
+	pers->make_request(mddev, bio);
 put:
-	md_fg_put(mddev);
+	percpu_ref_put(&core->active_io);
 }
 
 /* ---------------------------------------------------------------- */
@@ -903,7 +921,8 @@ int md_run(struct mddev *mddev)
 	mddev->array_sectors = 0;
 	atomic_set(&mddev->sync_active, 0);
 	atomic_set(&core->sync_reqs, 0);
-	core->suspended = 0;
+	/* the last stop reopened the gate */
+	WARN_ON_ONCE(core->suspended);
 
 	WRITE_ONCE(mddev->pers, pers);
 	err = pers->run(mddev);
@@ -1026,8 +1045,8 @@ static void md_deactivate(struct mddev *mddev)
 	mddev->ro = 0;
 	mddev->array_sectors = 0;
 	mddev->recovery = 0;
-	WRITE_ONCE(core->suspended, 0);
-	wake_up_all(&core->suspend_wq);
+	/* no personality: new bios fail in md_submit_bio() */
+	md_gate_open(core);
 }
 
 /*
@@ -1198,8 +1217,6 @@ static void md_init_mddev(struct md_core *core, int unit)
 	mddev->level = LEVEL_NONE;
 	atomic_set(&mddev->sync_active, 0);
 	atomic64_set(&mddev->resync_mismatches, 0);
-	atomic64_set(&mddev->fg_completed, 0);
-	atomic_set(&mddev->fg_inflight, 0);
 
 	mutex_init(&core->sb_mutex);
 	init_waitqueue_head(&core->suspend_wq);
@@ -1230,11 +1247,14 @@ static int md_alloc(int unit)
 	err = wp_init(&mddev->wp);
 	if (err)
 		goto free_core;
+	err = md_io_init(core);
+	if (err)
+		goto exit_wp;
 
 	disk = blk_alloc_disk(NUMA_NO_NODE);
 	if (!disk) {
 		err = -ENOMEM;
-		goto exit_wp;
+		goto exit_io;
 	}
 	disk->major = MD_MAJOR_NR;
 	disk->first_minor = unit;
@@ -1266,11 +1286,14 @@ static int md_alloc(int unit)
 del_disk:
 	del_gendisk(disk);
 	put_disk(disk);
+	md_io_exit(core);
 	wp_exit(&mddev->wp);
 	kobject_put(&mddev->kobj);
 	return err;
 put_disk:
 	put_disk(disk);
+exit_io:
+	md_io_exit(core);
 exit_wp:
 	wp_exit(&mddev->wp);
 free_core:
@@ -1303,6 +1326,7 @@ static void md_delete(struct mddev *mddev)
 	kobject_del(&mddev->kobj);
 	del_gendisk(mddev->gendisk);
 	put_disk(mddev->gendisk);
+	md_io_exit(core);
 	wp_exit(&mddev->wp);
 	kobject_put(&mddev->kobj);
 }
@@ -1548,13 +1572,9 @@ static int __init md_init(void)
 		err = -ENOMEM;
 		goto destroy_wq;
 	}
-	err = bioset_init(&md_clone_set, BIO_POOL_SIZE,
-			  offsetof(struct md_clone, bio), 0);
-	if (err)
-		goto destroy_del_wq;
 	err = __register_blkdev(MD_MAJOR_NR, "md", md_probe);
 	if (err)
-		goto exit_bioset;
+		goto destroy_del_wq;
 	md_sysctl_header = register_sysctl("dev/raid", md_sysctl_table);
 	if (!md_sysctl_header) {
 		err = -ENOMEM;
@@ -1571,8 +1591,6 @@ unregister_sysctl:
 	unregister_sysctl_table(md_sysctl_header);
 unregister_blkdev:
 	unregister_blkdev(MD_MAJOR_NR, "md");
-exit_bioset:
-	bioset_exit(&md_clone_set);
 destroy_del_wq:
 	destroy_workqueue(md_del_wq);
 destroy_wq:
@@ -1596,7 +1614,6 @@ static void __exit md_exit(void)
 	}
 	mutex_unlock(&all_mddevs_mutex);
 	flush_workqueue(md_misc_wq);
-	bioset_exit(&md_clone_set);
 	destroy_workqueue(md_del_wq);
 	destroy_workqueue(md_misc_wq);
 }

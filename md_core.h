@@ -17,6 +17,7 @@
 #define _MD_CORE_H
 
 #include <linux/kthread.h>
+#include <linux/percpu-refcount.h>
 #include <linux/workqueue.h>
 #include "md.h"
 #include "md_super.h"
@@ -49,10 +50,18 @@ struct md_core {
 	struct mutex sb_mutex;
 
 	/*
-	 * IO gate: submitters bump fg_inflight then test suspended;
-	 * md_suspend() sets suspended then waits for fg_inflight == 0.
-	 * Written under reconfig_mutex, read locklessly.
+	 * IO gate.  A submitter holds a reference on active_io while it is
+	 * inside md_submit_bio() (percpu_ref_tryget_live(), so the common
+	 * case touches only this CPU's counter).  md_suspend() sets
+	 * suspended, kills the ref (from then on every tryget fails) and
+	 * sleeps on suspend_wq until the ref reaches zero; md_resume()
+	 * revives the ref, then clears suspended with a release store and
+	 * wakes the submitters sleeping on suspend_wq for that.  The gate
+	 * covers submission only: requests still in flight afterwards are
+	 * the personality's, drained by pers->quiesce(1).  suspended and the
+	 * ref's kill/revive change under reconfig_mutex only.
 	 */
+	struct percpu_ref active_io;
 	int suspended;
 	wait_queue_head_t suspend_wq;
 
@@ -149,6 +158,8 @@ int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
 int md_compat_ioctl(struct block_device *bdev, fmode_t mode,
 		    unsigned int cmd, unsigned long arg);
 int md_level_from_name(const char *name, int *level);
+/* Foreground IO for the throttle: cumulative completions, in flight now. */
+void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight);
 
 /* md_sysfs.c */
 extern const struct kobj_type md_ktype;

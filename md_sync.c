@@ -109,8 +109,7 @@ static void md_sample(struct mddev *mddev, struct rt_sample *s)
 	struct md_core *core = to_core(mddev);
 
 	s->now_ns = ktime_get_ns();
-	s->fg_completed = atomic64_read(&mddev->fg_completed);
-	s->fg_inflight = max(atomic_read(&mddev->fg_inflight), 0);
+	md_fg_sample(mddev, &s->fg_completed, &s->fg_inflight);
 	s->sync_done_sectors = atomic64_read(&core->sync_done);
 	s->sync_inflight = max(atomic_read(&core->sync_reqs), 0);
 	/*

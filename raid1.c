@@ -129,44 +129,75 @@ static void r1_update_degraded(struct mddev *mddev)
 
 /* ---- the barrier ---------------------------------------------------- */
 
+/*
+ * Normal IO enters and leaves a bucket without conf->lock; only the sync
+ * side (raise/lower, freeze/thaw, quiesce) and normal IO that has to
+ * wait take it.  barrier[] and ->frozen change only under conf->lock.
+ * Barrier pairings:
+ *
+ * (B1) Entry against the sync side.  wait_barrier() increments
+ *      nr_pending[idx], then a full barrier, then reads barrier[idx] and
+ *      ->frozen.  raise_barrier() and freeze_bucket() increment
+ *      barrier[idx], quiesce sets ->frozen, each followed by a full
+ *      barrier and a read of nr_pending.  Store buffering: at least one
+ *      side sees the other's store, so either the IO backs out to the
+ *      slow path or the sync side waits for it to leave.
+ * (B2) Leaving against a sleeper.  allow_barrier() decrements
+ *      nr_pending, then wq_has_sleeper() (a full barrier, then a look
+ *      at conf->wait).  A sleeper queues itself and sets its task state
+ *      (a full barrier) before it tests nr_pending: either the leaver
+ *      sees the sleeper and wakes it, or the sleeper sees the decrement.
+ *      Leaving wakes nobody when nobody sleeps.
+ * (B3) The slow path of wait_barrier() counts itself under conf->lock,
+ *      after seeing barrier[idx] == 0 and !frozen there; a raise or
+ *      freeze then takes the lock after it and sees the increment.
+ *
+ * allow_barrier() runs in an RCU read-side section, and raid1_free()
+ * waits for a grace period, so the leaver's look at conf->wait cannot
+ * touch a conf that a quiesce seeing the drain let the core free.
+ */
+
+/* Slow path of wait_barrier(): our nr_pending increment is undone here. */
+static void wait_barrier_slow(struct r1conf *conf, unsigned int idx)
+{
+	spin_lock_irq(&conf->lock);
+	conf->nr_waiting[idx]++;
+	atomic_dec(&conf->nr_pending[idx]);
+	/* raise/freeze/quiesce may wait for that decrement */
+	wake_up(&conf->wait);
+	wait_event_lock_irq(conf->wait,
+			    !conf->frozen && !atomic_read(&conf->barrier[idx]),
+			    conf->lock);
+	atomic_inc(&conf->nr_pending[idx]);	/* (B3) */
+	conf->nr_waiting[idx]--;
+	/* raise_barrier() may wait for nr_waiting to reach zero */
+	wake_up(&conf->wait);
+	spin_unlock_irq(&conf->lock);
+}
+
 /* Normal IO enters @idx; may sleep. */
 static void wait_barrier(struct r1conf *conf, unsigned int idx)
 {
-	spin_lock_irq(&conf->lock);
-	if (conf->frozen || conf->barrier[idx]) {
-		conf->nr_waiting[idx]++;
-		wait_event_lock_irq(conf->wait,
-				    !conf->frozen && !conf->barrier[idx],
-				    conf->lock);
-		conf->nr_waiting[idx]--;
-		/* raise_barrier() may wait for nr_waiting to reach zero */
-		wake_up(&conf->wait);
-	}
-	conf->nr_pending[idx]++;
-	conf->total_pending++;
-	spin_unlock_irq(&conf->lock);
+	atomic_inc(&conf->nr_pending[idx]);
+	smp_mb__after_atomic();			/* (B1) */
+	if (likely(!READ_ONCE(conf->frozen) &&
+		   !atomic_read(&conf->barrier[idx])))
+		return;
+	wait_barrier_slow(conf, idx);
 }
 
 /*
  * Normal IO leaves @idx; any context.  Do not touch conf afterwards.
- *
- * Runs on every completion, so skip the wait queue's own lock when nobody
- * waits.  Checking under conf->lock is enough: every waiter on conf->wait
- * queues itself and tests its condition with conf->lock held
- * (wait_event_lock_irq), so it is either queued before we take the lock
- * or sees the new counts after we drop it.
+ * Runs on every completion: no lock, and the wait queue's own lock only
+ * when somebody sleeps there (B2).
  */
 static void allow_barrier(struct r1conf *conf, unsigned int idx)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&conf->lock, flags);
-	conf->nr_pending[idx]--;
-	conf->total_pending--;
-	/* waiters queue under conf->lock (above), so this cannot miss one */
-	if (waitqueue_active(&conf->wait))
+	rcu_read_lock();
+	atomic_dec(&conf->nr_pending[idx]);
+	if (wq_has_sleeper(&conf->wait))	/* (B2) */
 		wake_up(&conf->wait);
-	spin_unlock_irqrestore(&conf->lock, flags);
+	rcu_read_unlock();
 }
 
 /* A sync request takes @idx exclusively from normal IO; may sleep. */
@@ -175,11 +206,13 @@ static void raise_barrier(struct r1conf *conf, unsigned int idx)
 	spin_lock_irq(&conf->lock);
 	wait_event_lock_irq(conf->wait,
 			    !conf->frozen && !conf->nr_waiting[idx] &&
-			    conf->barrier[idx] < R1_SYNC_DEPTH,
+			    atomic_read(&conf->barrier[idx]) < R1_SYNC_DEPTH,
 			    conf->lock);
-	conf->barrier[idx]++;
+	atomic_inc(&conf->barrier[idx]);
 	conf->sync_pending++;
-	wait_event_lock_irq(conf->wait, !conf->nr_pending[idx], conf->lock);
+	smp_mb__after_atomic();			/* (B1) */
+	wait_event_lock_irq(conf->wait, !atomic_read(&conf->nr_pending[idx]),
+			    conf->lock);
 	spin_unlock_irq(&conf->lock);
 }
 
@@ -188,7 +221,7 @@ static void lower_barrier(struct r1conf *conf, unsigned int idx)
 	unsigned long flags;
 
 	spin_lock_irqsave(&conf->lock, flags);
-	conf->barrier[idx]--;
+	atomic_dec(&conf->barrier[idx]);
 	conf->sync_pending--;
 	wake_up(&conf->wait);
 	spin_unlock_irqrestore(&conf->lock, flags);
@@ -201,9 +234,11 @@ static void lower_barrier(struct r1conf *conf, unsigned int idx)
 static void freeze_bucket(struct r1conf *conf, unsigned int idx)
 {
 	spin_lock_irq(&conf->lock);
-	conf->barrier[idx]++;
+	atomic_inc(&conf->barrier[idx]);
+	smp_mb__after_atomic();			/* (B1) */
 	wait_event_lock_irq(conf->wait,
-			    conf->nr_pending[idx] == conf->nr_queued[idx],
+			    atomic_read(&conf->nr_pending[idx]) ==
+			    conf->nr_queued[idx],
 			    conf->lock);
 	spin_unlock_irq(&conf->lock);
 }
@@ -211,9 +246,20 @@ static void freeze_bucket(struct r1conf *conf, unsigned int idx)
 static void thaw_bucket(struct r1conf *conf, unsigned int idx)
 {
 	spin_lock_irq(&conf->lock);
-	conf->barrier[idx]--;
+	atomic_dec(&conf->barrier[idx]);
 	wake_up(&conf->wait);
 	spin_unlock_irq(&conf->lock);
+}
+
+/* Normal IO pending in any bucket (quiesce only: reads every bucket). */
+static bool r1_any_pending(struct r1conf *conf)
+{
+	int i;
+
+	for (i = 0; i < R1_NR_BUCKETS; i++)
+		if (atomic_read(&conf->nr_pending[i]))
+			return true;
+	return false;
 }
 
 /* ---- normal IO ------------------------------------------------------ */
@@ -255,11 +301,13 @@ static void r1_finish(struct r1bio *r1, blk_status_t status)
 	struct mddev *mddev = conf->mddev;
 	struct bio *master = r1->master;
 	unsigned int idx = r1->bucket;
+	unsigned long start = r1->start;
 	bool wstarted = test_bit(R1B_WSTARTED, &r1->flags);
 
 	mempool_free(r1, &conf->r1bio_pool);
 	if (status)
 		master->bi_status = status;
+	md_io_end(mddev, master, start);
 	bio_endio(master);
 	if (wstarted)
 		md_write_end(mddev);
@@ -279,6 +327,7 @@ static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 	r1->bucket = r1_bucket(r1->sector);
 	r1->read_disk = -1;
 	INIT_LIST_HEAD(&r1->retry);
+	r1->start = md_io_start(conf->mddev, bio);
 	return r1;
 }
 
@@ -1303,12 +1352,14 @@ static void raid1_quiesce(struct mddev *mddev, int quiesce)
 
 	spin_lock_irq(&conf->lock);
 	if (quiesce) {
-		conf->frozen = true;
+		WRITE_ONCE(conf->frozen, true);
+		smp_mb();			/* (B1) */
 		wait_event_lock_irq(conf->wait,
-				    !conf->total_pending && !conf->sync_pending,
+				    !r1_any_pending(conf) &&
+				    !conf->sync_pending,
 				    conf->lock);
 	} else {
-		conf->frozen = false;
+		WRITE_ONCE(conf->frozen, false);
 		wake_up(&conf->wait);
 	}
 	spin_unlock_irq(&conf->lock);
@@ -1440,6 +1491,8 @@ free_conf:
 
 static void raid1_free(struct mddev *mddev, void *priv)
 {
+	/* the last allow_barrier() may still be looking at conf->wait */
+	synchronize_rcu();
 	raid1_free_conf(priv);
 }
 

@@ -3,8 +3,14 @@
  * Private state of the RAID1 personality.
  *
  * Locking summary (details beside each field):
- *   conf->lock      irq-safe spinlock: the bucket counters, ->frozen and
- *                   the two retry lists.  Waiters sleep on conf->wait.
+ *   conf->lock      irq-safe spinlock: the sync side of the barrier
+ *                   (barrier[], nr_waiting[], nr_queued[], sync_pending,
+ *                   ->frozen are written under it) and the two retry
+ *                   lists.  Waiters sleep on conf->wait.
+ *   normal IO       enters and leaves a bucket without conf->lock:
+ *                   nr_pending[] is atomic, barrier[] and ->frozen are
+ *                   read locklessly; raid1.c "the barrier" has the
+ *                   barrier pairings.
  *   mddev->lock     a member's RD_IN_SYNC/RD_FAULTY transitions and
  *                   mddev->degraded.
  *   reconfig_mutex  stores to mirrors[].rdev (run, hot_add, hot_remove).
@@ -45,15 +51,25 @@ struct r1conf {
 	int raid_disks;			/* fixed for the life of conf */
 	struct r1mirror *mirrors;	/* raid_disks entries */
 
-	spinlock_t lock;		/* protects the fields down to retry */
-	wait_queue_head_t wait;		/* any change of the counters below */
-	int nr_pending[R1_NR_BUCKETS];	/* normal r1bios holding the bucket */
-	int nr_waiting[R1_NR_BUCKETS];	/* normal IO blocked on the barrier */
-	int nr_queued[R1_NR_BUCKETS];	/* of nr_pending: parked for retry */
-	int barrier[R1_NR_BUCKETS];	/* sync requests / fixups holding it */
-	int total_pending;		/* sum of nr_pending */
-	int sync_pending;		/* sync requests between raise and lower */
-	bool frozen;			/* quiesce(1): admit no new IO */
+	spinlock_t lock;		/* see the locking summary */
+	/*
+	 * Any change of the counters below that someone may wait for.
+	 * Normal IO wakes it only when wq_has_sleeper() says so.
+	 */
+	wait_queue_head_t wait;
+	/*
+	 * Normal r1bios holding the bucket: incremented locklessly by
+	 * wait_barrier() (under conf->lock on its slow path), decremented
+	 * locklessly by allow_barrier().
+	 */
+	atomic_t nr_pending[R1_NR_BUCKETS];
+	/* sync requests / fixups holding it; written under lock */
+	atomic_t barrier[R1_NR_BUCKETS];
+	int nr_waiting[R1_NR_BUCKETS];	/* normal IO blocked; lock */
+	int nr_queued[R1_NR_BUCKETS];	/* of nr_pending: parked; lock */
+	int sync_pending;		/* between raise and lower; lock */
+	/* quiesce(1): admit no new IO; written under lock, read locklessly */
+	bool frozen;
 	struct list_head retry;		/* struct r1bio.retry */
 	struct list_head sync_retry;	/* struct r1sync.retry */
 
@@ -102,6 +118,7 @@ struct r1bio {
 	unsigned long flags;		/* enum r1bio_flag, atomic bitops */
 	atomic_t remaining;		/* clones in flight + submitter bias */
 	int read_disk;
+	unsigned long start;		/* md_io_start() of master */
 	struct list_head retry;		/* conf->retry; conf->lock */
 	/* raid_disks; slot i written by clone i, read by the last one */
 	struct r1slot slots[];
