@@ -278,3 +278,17 @@ poll_woken() {
 	[ $_rc = 0 ] || return 1
 	[ -z "$3" ] || grep -Eq "^changed: ($3)\$" "/tmp/poll.$1"
 }
+
+# bench_finish NAME DIR: end of a guest bench run.  Saves the kernel log
+# and any splat lines in it, records the kernel release, closes the bench
+# log (fd 3) and tars DIR onto /dev/vda for the host to unpack.
+bench_finish() {
+	dmesg > "$2/dmesg.txt"
+	if grep -E 'kernel BUG at|BUG: |WARNING: |Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|stall|KASAN|UBSAN|corruption|Kernel panic' "$2/dmesg.txt" > "$2/kernel-splats.txt"; then
+		echo "# $1: KERNEL LOG PROBLEMS:"
+		sed 's/^/# dmesg: /' "$2/kernel-splats.txt"
+	fi
+	uname -r > "$2/kernel.txt"
+	exec 3>&-
+	tar -cf /dev/vda -C "$2" . && sync && echo "# $1: results written to virtio disk"
+}

@@ -217,11 +217,4 @@ for mem in $MEMBERS; do
 	unload_impl > /dev/null 2>&1
 done
 
-dmesg > $OUT/dmesg.txt
-if grep -E 'kernel BUG at|BUG: |WARNING: |Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|stall|KASAN|UBSAN|corruption|Kernel panic' $OUT/dmesg.txt > $OUT/kernel-splats.txt; then
-	echo "# bench-throttle: KERNEL LOG PROBLEMS:"
-	sed 's/^/# dmesg: /' $OUT/kernel-splats.txt
-fi
-uname -r > $OUT/kernel.txt
-exec 3>&-
-tar -cf /dev/vda -C $OUT . && sync && echo "# bench-throttle: results written to virtio disk"
+bench_finish bench-throttle $OUT

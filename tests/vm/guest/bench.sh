@@ -300,11 +300,4 @@ for job in $BENCH_JOBS; do
 done
 brd_teardown
 
-dmesg > $OUT/dmesg.txt
-if grep -E 'kernel BUG at|BUG: |WARNING: |Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|stall|KASAN|UBSAN|corruption|Kernel panic' $OUT/dmesg.txt > $OUT/kernel-splats.txt; then
-	echo "# bench: KERNEL LOG PROBLEMS:"
-	sed 's/^/# dmesg: /' $OUT/kernel-splats.txt
-fi
-uname -r > $OUT/kernel.txt
-exec 3>&-
-tar -cf /dev/vda -C $OUT . && sync && echo "# bench: results written to virtio disk"
+bench_finish bench $OUT
