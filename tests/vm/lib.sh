@@ -215,6 +215,31 @@ fio_verify_only() {
 	(cd /tmp && fio --name=verify --filename="$_dev" --size="$_size" $FIO_VERIFY_ARGS --verify_only "$@")
 }
 
+# fio_log_ok RC: fio exited with RC after writing its report to
+# /tmp/fio.out.  Succeed when it exited 0 and reported no error (print the
+# summary lines); otherwise print the whole report and fail.
+fio_log_ok() {
+	if [ "$1" -eq 0 ] && ! grep -q 'err= *[1-9]' /tmp/fio.out; then
+		grep -E 'err=|WRITE:|READ:|verify' /tmp/fio.out
+		return 0
+	fi
+	echo "fio exit status $1"
+	cat /tmp/fio.out
+	return 1
+}
+
+# md_check_clean MD [TIMEOUT_S]: run a "check" pass to its end and require
+# mismatch_cnt 0 (the mirrors hold the same data).
+md_check_clean() {
+	_md=${1#/dev/}
+	echo check > "/sys/block/$_md/md/sync_action" || return 1
+	sleep 1
+	wait_resync "$_md" "${2:-60}" || return 1
+	_mm=$(cat "/sys/block/$_md/md/mismatch_cnt")
+	echo "mismatch_cnt $_mm"
+	[ "$_mm" = 0 ]
+}
+
 # ---- mdadm output, resync speed, sysfs errors -------------------------------
 
 # md_field KEY: from `mdadm --detail`/`--examine` text on stdin, print the
@@ -284,7 +309,10 @@ poll_woken() {
 # log (fd 3) and tars DIR onto /dev/vda for the host to unpack.
 bench_finish() {
 	dmesg > "$2/dmesg.txt"
-	if grep -E 'kernel BUG at|BUG: |WARNING: |Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|stall|KASAN|UBSAN|corruption|Kernel panic' "$2/dmesg.txt" > "$2/kernel-splats.txt"; then
+	grep -aEf "$HARNESS/splat-re" "$2/dmesg.txt" > "$2/kernel-splats.txt"
+	# status 2: no pattern file; record that rather than pass silently
+	[ $? -lt 2 ] || echo "bench: cannot read $HARNESS/splat-re" >> "$2/kernel-splats.txt"
+	if [ -s "$2/kernel-splats.txt" ]; then
 		echo "# $1: KERNEL LOG PROBLEMS:"
 		sed 's/^/# dmesg: /' "$2/kernel-splats.txt"
 	fi

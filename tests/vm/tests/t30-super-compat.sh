@@ -37,15 +37,6 @@ examine_norm() {
 	mdadm --examine "$1" | grep -Ev 'Update Time|Checksum|Events|^ *$'
 }
 
-check_clean() {
-	echo check > /sys/block/md0/md/sync_action || return 1
-	sleep 1
-	wait_resync md0 300 || return 1
-	_mm=$(cat /sys/block/md0/md/mismatch_cnt)
-	echo "mismatch_cnt $_mm"
-	[ "$_mm" = 0 ]
-}
-
 # make_array MAKER VERSION: create, resync, write, stop, note superblocks.
 make_array() {
 	use_impl "$1" || return 1
@@ -66,7 +57,7 @@ use_array() {
 	cat /proc/mdstat
 	_d=$(cat /sys/block/md0/md/degraded)
 	[ "$_d" = 0 ] || { echo "degraded $_d after assemble"; return 1; }
-	check_clean || return 1
+	md_check_clean md0 300 || return 1
 	fio_verify_only $MD $FIO_SIZE > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
 	mdadm --stop $MD || return 1
@@ -112,7 +103,7 @@ rebuild_split() {
 	wait_resync md0 300 || return 1
 	_d=$(cat /sys/block/md0/md/degraded)
 	[ "$_d" = 0 ] || { echo "degraded $_d after rebuild"; return 1; }
-	check_clean || return 1
+	md_check_clean md0 300 || return 1
 	fio_verify_only $MD $FIO_SIZE > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
 	mdadm --stop $MD

@@ -23,11 +23,6 @@ race_then_wait() { # seconds
 	echo 2000000 > $SYS/sync_speed_max
 	wait_resync md0 120
 }
-check_clean() {
-	echo check > $SYS/sync_action && sleep 1 && wait_resync md0 120 || return 1
-	echo "mismatch_cnt $(cat $SYS/mismatch_cnt)"
-	[ "$(cat $SYS/mismatch_cnt)" = 0 ]
-}
 swap_member() {
 	mdadm $MD --fail /dev/ram1 && mdadm $MD --remove /dev/ram1 &&
 	echo 5000 > $SYS/sync_speed_max &&
@@ -40,10 +35,10 @@ ktap_check "mdadm --create raid1, resync slowed" sh -c \
 	"mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
 	 /dev/ram0 /dev/ram1 && echo 5000 > $SYS/sync_speed_max"
 ktap_check "random writes during resync" race_then_wait 6
-ktap_check "check: mirrors identical after resync race" check_clean
+ktap_check "check: mirrors identical after resync race" md_check_clean md0 120
 ktap_check "fail ram1, recover onto ram2 (slowed)" swap_member
 ktap_check "random writes during recovery" race_then_wait 6
-ktap_check "check: mirrors identical after recovery race" check_clean
+ktap_check "check: mirrors identical after recovery race" md_check_clean md0 120
 cat /proc/mdstat | sed 's/^/# /'
 brd_teardown
 ktap_finish

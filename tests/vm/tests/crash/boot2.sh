@@ -24,7 +24,7 @@ ktap_check "resync_start none after resync" \
 	sh -c 'cat /sys/block/md0/md/resync_start; [ "$(cat /sys/block/md0/md/resync_start)" = none ]'
 # shellcheck disable=SC2086
 ktap_check "region A verifies" fio_region VERIFY $A_ARGS
-ktap_check "check: mirrors identical (mismatch_cnt 0)" mismatches_zero
+ktap_check "check: mirrors identical (mismatch_cnt 0)" md_check_clean md0
 ktap_check "mdadm --stop" mdadm --stop $MD
 ktap_check "both superblocks clean after stop" \
 	sh -c '. /harness/tests/crash/common.sh; sb_state /dev/vda clean && sb_state /dev/vdb clean'

@@ -29,12 +29,7 @@ fio_region() {
 	# shellcheck disable=SC2086
 	(cd /tmp && fio --name=region --filename=$MD $FIO_VERIFY_ARGS --eta=never "$@") \
 		> /tmp/fio.out 2>&1
-	_rc=$?
-	if [ $_rc -ne 0 ] || grep -q 'err= *[1-9]' /tmp/fio.out; then
-		cat /tmp/fio.out
-		return 1
-	fi
-	grep -E 'err=|WRITE:|READ:' /tmp/fio.out
+	fio_log_ok $?
 }
 
 # sb_state DEV WANT: the member's superblock says "State : WANT"
@@ -51,13 +46,4 @@ no_resync() {
 	! mdstat_array md0 | grep -Eq 'resync|recovery|PENDING|DELAYED' &&
 	[ "$(cat /sys/block/md0/md/sync_action)" = idle ] &&
 	[ "$(cat /sys/block/md0/md/resync_start)" = none ]
-}
-
-mismatches_zero() {
-	echo check > /sys/block/md0/md/sync_action || return 1
-	sleep 1
-	wait_resync md0 60 || return 1
-	_m=$(cat /sys/block/md0/md/mismatch_cnt)
-	echo "mismatch_cnt $_m"
-	[ "$_m" = 0 ]
 }
