@@ -53,7 +53,6 @@
 #include <linux/bio.h>
 #include <linux/mempool.h>
 #include <linux/rcupdate.h>
-#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -216,15 +215,30 @@ static void raise_barrier(struct r1conf *conf, unsigned int idx)
 	spin_unlock_irq(&conf->lock);
 }
 
-static void lower_barrier(struct r1conf *conf, unsigned int idx)
+/*
+ * A sync request leaves @idx; any context.  Its buffers @rs go back to
+ * conf->sync_cache in the same critical section that drops sync_pending
+ * (or, with the cache full, to the mempool just before), so that
+ * raid1_close_sync(), which waits under conf->lock for sync_pending to
+ * reach zero, finds every cached buffer back when it empties the cache.
+ */
+static void lower_barrier(struct r1conf *conf, unsigned int idx,
+			  struct r1sync *rs)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&conf->lock, flags);
+	if (conf->sync_ncached < R1_SYNC_CACHE_MAX) {
+		list_add(&rs->retry, &conf->sync_cache);
+		conf->sync_ncached++;
+		rs = NULL;
+	}
 	atomic_dec(&conf->barrier[idx]);
 	conf->sync_pending--;
 	wake_up(&conf->wait);
 	spin_unlock_irqrestore(&conf->lock, flags);
+	if (rs)
+		mempool_free(rs, &conf->sync_pool);
 }
 
 /*
@@ -838,7 +852,49 @@ static void r1sync_pool_free(void *element, void *data)
 	kfree(rs);
 }
 
-/* Drop a reference on the current phase; the last one queues the step. */
+/*
+ * Release what @rs holds and account its sectors.  Any context, hardirq
+ * included (the last write completion calls it): nothing here sleeps.
+ */
+static void r1_sync_finish(struct r1sync *rs, bool ok)
+{
+	struct r1conf *conf = rs->conf;
+	struct mddev *mddev = conf->mddev;
+	unsigned int sectors = rs->sectors, idx = rs->bucket;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (rs->slots[i].state != R1S_UNUSED)
+			bio_uninit(rs->slots[i].bio);	/* blkg reference */
+		if (rs->slots[i].role == R1R_NONE)
+			continue;
+		r1_unpin(rs->slots[i].rdev);
+		rs->slots[i].role = R1R_NONE;
+	}
+	lower_barrier(conf, idx, rs);
+	/* last: after this the core may stop and free conf */
+	md_done_sync(mddev, sectors, ok);
+}
+
+/* A mirror failed its write: it needs md_error(), from the worker. */
+static bool r1_sync_write_failed(struct r1sync *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->conf->raid_disks; i++)
+		if (rs->slots[i].rewrite && rs->slots[i].state == R1S_ERR)
+			return true;
+	return false;
+}
+
+/*
+ * Drop a reference on the current phase.  The last one finishes a write
+ * phase that every mirror took right here, in whatever context it runs
+ * (bio completion included), as in-tree md does: one worker hop per
+ * request (read done -> write) instead of two.  It queues the rest for
+ * the worker: the step after reads (compare, submit writes: process
+ * context) and a write phase that failed somewhere (md_error()).
+ */
 static void r1_sync_put(struct r1sync *rs)
 {
 	struct r1conf *conf = rs->conf;
@@ -846,10 +902,15 @@ static void r1_sync_put(struct r1sync *rs)
 
 	/*
 	 * Full barrier: orders this completion's slot state before the
-	 * count; pairs with the same barrier in the last put.
+	 * count; pairs with the same barrier in the last put, which then
+	 * reads every slot's state.
 	 */
 	if (!atomic_dec_and_test(&rs->remaining))
 		return;
+	if (rs->writing && !r1_sync_write_failed(rs)) {
+		r1_sync_finish(rs, true);
+		return;
+	}
 	spin_lock_irqsave(&conf->lock, flags);
 	list_add_tail(&rs->retry, &conf->sync_retry);
 	spin_unlock_irqrestore(&conf->lock, flags);
@@ -892,27 +953,6 @@ static struct bio *r1_sync_bio(struct r1sync *rs, int i, struct page **pages,
 	}
 	s->state = R1S_ISSUED;
 	return bio;
-}
-
-static void r1_sync_finish(struct r1sync *rs, bool ok)
-{
-	struct r1conf *conf = rs->conf;
-	struct mddev *mddev = conf->mddev;
-	unsigned int sectors = rs->sectors, idx = rs->bucket;
-	int i;
-
-	for (i = 0; i < conf->raid_disks; i++) {
-		if (rs->slots[i].state != R1S_UNUSED)
-			bio_uninit(rs->slots[i].bio);	/* blkg reference */
-		if (rs->slots[i].role == R1R_NONE)
-			continue;
-		r1_unpin(rs->slots[i].rdev);
-		rs->slots[i].role = R1R_NONE;
-	}
-	mempool_free(rs, &conf->sync_pool);
-	lower_barrier(conf, idx);
-	/* last: after this the core may stop and free conf */
-	md_done_sync(mddev, sectors, ok);
 }
 
 /* Issue reads: one source, or every source for check/repair. */
@@ -1047,7 +1087,10 @@ static bool r1_sync_after_read(struct r1sync *rs)
 	return true;
 }
 
-/* The worker's step after each phase of a sync request. */
+/*
+ * The worker's step after a read phase, or after a write phase that
+ * failed on some mirror (r1_sync_put() finishes the others itself).
+ */
 static void r1_sync_step(struct r1sync *rs)
 {
 	struct r1conf *conf = rs->conf;
@@ -1135,25 +1178,46 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 }
 
 /*
- * Keep a full window of sync buffers (R1_SYNC_DEPTH requests, 64 KiB per
- * mirror each) in the pool while a sync runs, so that a request in the
- * steady state reuses one instead of allocating and freeing its pages;
- * raid1_close_sync() shrinks the pool again.  Only the sync thread calls
- * sync_request() and close_sync(), so only it resizes the pool.  Failing
- * to grow is harmless: requests then allocate as they go.
+ * Sync buffers (an r1sync with 64 KiB of pages per mirror) are recycled
+ * through conf->sync_cache while a sync runs: a request in the steady
+ * state takes the buffers of one that finished, instead of allocating and
+ * freeing them.  The mempool behind the cache is only the reserve that
+ * guarantees progress: mempool_alloc() calls the allocator first and
+ * falls back on its reserve only when that fails, so a larger pool
+ * would not save any allocation.  Only the sync thread takes buffers;
+ * lower_barrier() puts them back; raid1_close_sync() empties the cache.
  */
-static void r1_sync_pool_size(struct r1conf *conf, int nr)
+static struct r1sync *r1_sync_get(struct r1conf *conf)
 {
-	unsigned int noio;
+	struct r1sync *rs;
 
-	if (conf->sync_pool.min_nr == nr)
-		return;
-	/* no reclaim IO from the sync thread: it may target this array */
-	noio = memalloc_noio_save();
-	if (mempool_resize(&conf->sync_pool, nr))
-		pr_debug("md/raid1:%s: sync buffer pool stays at %d\n",
-			 mdname(conf->mddev), conf->sync_pool.min_nr);
-	memalloc_noio_restore(noio);
+	spin_lock_irq(&conf->lock);
+	rs = list_first_entry_or_null(&conf->sync_cache, struct r1sync,
+				      retry);
+	if (rs) {
+		list_del(&rs->retry);
+		conf->sync_ncached--;
+	}
+	spin_unlock_irq(&conf->lock);
+	if (!rs)
+		rs = mempool_alloc(&conf->sync_pool, GFP_NOIO);
+	return rs;
+}
+
+/* Hand every cached buffer back to the mempool (which frees the excess). */
+static void r1_sync_cache_empty(struct r1conf *conf)
+{
+	struct r1sync *rs, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock_irq(&conf->lock);
+	list_splice_init(&conf->sync_cache, &list);
+	conf->sync_ncached = 0;
+	spin_unlock_irq(&conf->lock);
+	list_for_each_entry_safe(rs, tmp, &list, retry) {
+		list_del(&rs->retry);
+		mempool_free(rs, &conf->sync_pool);
+	}
 }
 
 static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
@@ -1164,7 +1228,6 @@ static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 	sector_t sectors, next;
 	int i;
 
-	r1_sync_pool_size(conf, R1_SYNC_DEPTH);
 	*skipped = false;
 	if (sector_nr >= max_sector) {
 		*skipped = true;
@@ -1173,7 +1236,7 @@ static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 	sectors = min3((sector_t)R1_SYNC_SECTORS, max_sector - sector_nr,
 		       r1_to_bucket_end(sector_nr));
 
-	rs = mempool_alloc(&conf->sync_pool, GFP_NOIO);
+	rs = r1_sync_get(conf);
 	rs->conf = conf;
 	rs->sector = sector_nr;
 	rs->sectors = sectors;
@@ -1188,8 +1251,7 @@ static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 		for (i = 0; i < conf->raid_disks; i++)
 			if (rs->slots[i].role != R1R_NONE)
 				r1_unpin(rs->slots[i].rdev);
-		mempool_free(rs, &conf->sync_pool);
-		lower_barrier(conf, r1_bucket(sector_nr));
+		lower_barrier(conf, rs->bucket, rs);
 		*skipped = true;
 		if (next > sector_nr && next < max_sector)
 			return next - sector_nr;
@@ -1207,8 +1269,8 @@ static void raid1_close_sync(struct mddev *mddev)
 	spin_lock_irq(&conf->lock);
 	wait_event_lock_irq(conf->wait, !conf->sync_pending, conf->lock);
 	spin_unlock_irq(&conf->lock);
-	/* every buffer is back in the pool: free all but the reserve */
-	r1_sync_pool_size(conf, R1_SYNC_POOL_MIN);
+	/* every buffer is back: free all but the mempool's reserve */
+	r1_sync_cache_empty(conf);
 }
 
 /* ---- configuration -------------------------------------------------- */
@@ -1376,6 +1438,7 @@ static void raid1_free_conf(struct r1conf *conf)
 	destroy_workqueue(conf->wq);
 	bioset_exit(&conf->split_bs);
 	bioset_exit(&conf->clone_bs);
+	r1_sync_cache_empty(conf);
 	mempool_exit(&conf->sync_pool);
 	mempool_exit(&conf->r1bio_pool);
 	kfree(conf->mirrors);
@@ -1404,6 +1467,7 @@ static int raid1_run(struct mddev *mddev)
 	init_waitqueue_head(&conf->wait);
 	INIT_LIST_HEAD(&conf->retry);
 	INIT_LIST_HEAD(&conf->sync_retry);
+	INIT_LIST_HEAD(&conf->sync_cache);
 	INIT_WORK(&conf->work, raid1_work);
 
 	ret = -ENOMEM;

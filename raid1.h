@@ -38,7 +38,9 @@
 #define R1_SYNC_DEPTH		32
 
 #define R1_POOL_MIN		16
+/* Sync requests in the mempool reserve; the cache holds up to a window. */
 #define R1_SYNC_POOL_MIN	2
+#define R1_SYNC_CACHE_MAX	R1_SYNC_DEPTH
 
 struct r1mirror {
 	struct md_rdev __rcu *rdev;	/* see locking summary */
@@ -72,6 +74,13 @@ struct r1conf {
 	bool frozen;
 	struct list_head retry;		/* struct r1bio.retry */
 	struct list_head sync_retry;	/* struct r1sync.retry */
+	/*
+	 * Finished sync requests kept for reuse while a sync runs, with
+	 * their pages (struct r1sync.retry); conf->lock.  Emptied by
+	 * close_sync() and free.
+	 */
+	struct list_head sync_cache;
+	int sync_ncached;		/* entries on sync_cache; lock */
 
 	struct workqueue_struct *wq;	/* ordered: one work item at a time */
 	struct work_struct work;
@@ -164,7 +173,8 @@ struct r1sync {
 	bool writing;			/* write phase issued */
 	int source;			/* slot whose pages hold good data */
 	atomic_t remaining;		/* bios in flight in this phase */
-	struct list_head retry;		/* conf->sync_retry; conf->lock */
+	/* on conf->sync_retry while queued, conf->sync_cache while free */
+	struct list_head retry;		/* conf->lock */
 	struct r1sync_slot slots[];	/* raid_disks */
 };
 
