@@ -384,9 +384,10 @@ void md_write_start(struct mddev *mddev, struct bio *bio)
 			continue;
 		}
 		spin_unlock_irq(&mddev->lock);
+		/* the superblock write first, the poll notification after */
+		md_wakeup_thread(mddev);
 		if (marked)
 			md_notify(mddev->sysfs_state);
-		md_wakeup_thread(mddev);
 		wait_event(mddev->sb_wait,
 			   !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags));
 	}
@@ -401,14 +402,23 @@ void md_write_start(struct mddev *mddev, struct bio *bio)
 }
 EXPORT_SYMBOL_GPL(md_write_start);
 
+/*
+ * The safe-mode timer expires at the end of the delay-long window after
+ * the one the write ended in: delay to 2 * delay - 1 jiffies after the
+ * last write, the same instant in-tree md picks.  Every write end in
+ * one window asks for the same expiry, so mod_timer() returns on its
+ * lockless "already pending with that expiry" test instead of taking
+ * the timer base lock (and moving the timer to this CPU) once a jiffy.
+ */
 void md_write_end(struct mddev *mddev)
 {
-	unsigned int delay;
+	unsigned long delay;
 
 	if (wp_end(&mddev->wp)) {
 		delay = READ_ONCE(mddev->safe_mode_delay);
 		if (delay)
-			mod_timer(&mddev->safe_mode_timer, jiffies + delay);
+			mod_timer(&mddev->safe_mode_timer,
+				  roundup(jiffies, delay) + delay);
 	}
 }
 EXPORT_SYMBOL_GPL(md_write_end);
