@@ -27,7 +27,10 @@
  * saying "clean" is written in two phases: first an empty cache flush
  * to every member, then the superblocks themselves (FUA).  So no member
  * can carry a clean superblock while another member still holds array
- * data only in a volatile cache.  Each superblock write is also
+ * data only in a volatile cache.  If the array goes dirty during the
+ * flushes, "clean" is dropped before anything of it is sent and "dirty"
+ * is written straight away, so the waiting writer pays one superblock
+ * write, not two.  Each superblock write is also
  * REQ_PREFLUSH|REQ_FUA, so a recovery_offset checkpoint is durable only
  * after the rebuilt data below it.  A crash between members leaves
  * some one event behind, which assembly tolerates (the freshest one's
@@ -732,9 +735,23 @@ repeat:
 	 * flush all first; if a flush fails, "clean" is not written at all
 	 * (the dirty superblock on disk stays, which is safe).
 	 */
-	if (!st.clean || !sb_phase(mddev, true, &new_faulty))
-		sb_phase(mddev, false, &new_faulty);
-
+	if (st.clean) {
+		if (sb_phase(mddev, true, &new_faulty))
+			goto written;
+		/*
+		 * A write that arrived during the flushes made the array
+		 * dirty and waits for that superblock: drop "clean", which
+		 * nothing has been sent for yet, and write "dirty" at once
+		 * instead of one after the other.  (A "clean" already sent
+		 * must complete before "dirty" is sent: two writes of one
+		 * sector in flight may land in either order.)  A racy read:
+		 * the check under the lock below catches what it misses.
+		 */
+		if (!READ_ONCE(mddev->in_sync) && !new_faulty)
+			goto repeat;
+	}
+	sb_phase(mddev, false, &new_faulty);
+written:
 	spin_lock_irq(&mddev->lock);
 	/*
 	 * Rewrite at once if a member dropped out (the others must record
