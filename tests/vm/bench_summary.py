@@ -64,7 +64,7 @@ def fio_stats(path):
         raise ValueError(f"{path}: no I/O")
     clat = best["clat_ns"]
     pct = clat.get("percentile", {})
-    return {
+    r = {
         "iops": iops,
         "mib_s": bw_kib / 1024,
         "clat_mean_us": clat["mean"] / 1000,
@@ -73,6 +73,13 @@ def fio_stats(path):
         "clat_max_us": clat["max"] / 1000,
         "slat_max_us": best["slat_ns"]["max"] / 1000,
     }
+    # total latency (slat + clat) percentiles, in jobs with lat_percentiles=1
+    lpct = best.get("lat_ns", {}).get("percentile")
+    if lpct:
+        r["lat_p99_us"] = lpct.get("99.000000", 0) / 1000
+        r["lat_p999_us"] = lpct.get("99.900000", 0) / 1000
+        r["lat_max_us"] = best["lat_ns"]["max"] / 1000
+    return r
 
 
 def sectors(v):
@@ -156,6 +163,10 @@ def aggregate_fio(runs):
         "clat_max_us": max(r["clat_max_us"] for r in runs),
         "slat_max_us": max(r["slat_max_us"] for r in runs),
     }
+    if all("lat_p99_us" in r for r in runs):
+        s["lat_p99_us"] = med(runs, "lat_p99_us")
+        s["lat_p999_us"] = med(runs, "lat_p999_us")
+        s["lat_max_us"] = max(r["lat_max_us"] for r in runs)
     mds = [r["md"] for r in runs if r.get("md")]
     if mds:
         s["sync_kib_s_median"] = med(mds, "sync_kib_s")
@@ -234,6 +245,21 @@ def fio_table(out, js, groups, broken, targets):
                    f"{pct(fi['clat_p999_us'], it['clat_p999_us'])}, max "
                    f"{pct(fi['clat_max_us'], it['clat_max_us'])}, slat max "
                    f"{pct(fi['slat_max_us'], it['slat_max_us'])}")
+    lat = [(t, js["targets"][t]) for t in targets
+           if js["targets"].get(t) and "lat_p99_us" in js["targets"][t]]
+    if lat:
+        out.append("total latency (slat + clat; median p99, p99.9 over runs, max of any run): "
+                   + "; ".join(f"{LABELS[t]} {fmt_us(s['lat_p99_us'])}, "
+                               f"{fmt_us(s['lat_p999_us'])}, {fmt_us(s['lat_max_us'])}"
+                               for t, s in lat))
+        if ga and gb and "lat_p99_us" in ga and "lat_p99_us" in gb:
+            out.append(f"  A/A in-tree a vs b: p99 {pct(gb['lat_p99_us'], ga['lat_p99_us'])}, "
+                       f"p99.9 {pct(gb['lat_p999_us'], ga['lat_p999_us'])}, "
+                       f"max {pct(gb['lat_max_us'], ga['lat_max_us'])}")
+        if fi and it and "lat_p99_us" in fi and "lat_p99_us" in it:
+            out.append(f"  fork vs in-tree: p99 {pct(fi['lat_p99_us'], it['lat_p99_us'])}, "
+                       f"p99.9 {pct(fi['lat_p999_us'], it['lat_p999_us'])}, "
+                       f"max {pct(fi['lat_max_us'], it['lat_max_us'])}")
     md = [(t, js["targets"][t]) for t in ("intree", "fork")
           if js["targets"].get(t) and "sync_running_at_end" in js["targets"][t]]
     if js["params"].get("mode") == "fio-during-resync":
