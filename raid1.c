@@ -18,7 +18,7 @@
  * copies data from one to the others: a normal write racing with the copy
  * of the same region could reach the source before the copy reads it and
  * the target after the copy wrote it, leaving the target stale forever.
- * The barrier prevents that.  The array is cut into 64 MiB buckets (hashed
+ * The barrier prevents that.  The array is cut into 1 MiB buckets (hashed
  * onto R1_NR_BUCKETS counters).  Normal IO enters a bucket with
  * wait_barrier(), which blocks while the bucket's barrier count is raised,
  * then counts itself in nr_pending until it completes.  A sync request
@@ -65,7 +65,7 @@ static unsigned int r1_bucket(sector_t sector)
 	return (sector >> R1_BUCKET_SHIFT) & (R1_NR_BUCKETS - 1);
 }
 
-/* Sectors from @sector to the end of its 64 MiB unit. */
+/* Sectors from @sector to the end of its bucket's unit. */
 static sector_t r1_to_bucket_end(sector_t sector)
 {
 	return R1_BUCKET_SECTORS - (sector & (R1_BUCKET_SECTORS - 1));
@@ -199,13 +199,18 @@ static void allow_barrier(struct r1conf *conf, unsigned int idx)
 	rcu_read_unlock();
 }
 
-/* A sync request takes @idx exclusively from normal IO; may sleep. */
+/*
+ * A sync request takes @idx exclusively from normal IO; may sleep.  At
+ * most R1_SYNC_DEPTH sync requests hold barriers at a time, in whichever
+ * buckets: the resync window, which a bucket smaller than the window
+ * could not bound by itself.
+ */
 static void raise_barrier(struct r1conf *conf, unsigned int idx)
 {
 	spin_lock_irq(&conf->lock);
 	wait_event_lock_irq(conf->wait,
 			    !conf->frozen && !conf->nr_waiting[idx] &&
-			    atomic_read(&conf->barrier[idx]) < R1_SYNC_DEPTH,
+			    conf->sync_pending < R1_SYNC_DEPTH,
 			    conf->lock);
 	atomic_inc(&conf->barrier[idx]);
 	conf->sync_pending++;
