@@ -459,7 +459,7 @@ static void t_knobs(void)
 static void t_idle(void)
 {
 	struct scen sc = base("idle", 3);
-	u64 spd, dev = dev_sync_kbs(&sc);
+	u64 spd, dev = dev_sync_kbs(&sc), i, not_full = 0, shallow = 0;
 
 	begin();
 	run(&sc, &res_a);
@@ -474,6 +474,21 @@ static void t_idle(void)
 	       (unsigned long long)res_a.waits);
 	EXPECT(res_a.stats.throttled_ns == 0, "");
 	EXPECT(res_a.stats.busy_periods == 0, "");
+	/*
+	 * Full depth: every decision left the personality's window as the
+	 * only bound, and the window was full (T2 compares idle repair
+	 * speed with in-tree's, which keeps its whole window queued).
+	 */
+	for (i = 1; i < sc.dur_ns / NS_PER_MS - 1; i++) {
+		if (!res_a.full[i])
+			not_full++;
+		if (res_a.sync_depth[i] < sc.window)
+			shallow++;
+	}
+	EXPECT(!not_full, "%llu ms with a limiting decision",
+	       (unsigned long long)not_full);
+	EXPECT(!shallow, "%llu ms below the full window of %u",
+	       (unsigned long long)shallow, sc.window);
 	end("idle_full_speed");
 }
 
