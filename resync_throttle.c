@@ -60,11 +60,14 @@
  *
  *  - the floor balance grows at speed_min (plus 1/32, so request
  *    granularity never leaves a one second window short) and shrinks
- *    with every completed sync sector; positive means behind.  It is clamped to
- *    +-RT_FLOOR_SLACK_NS worth of speed_min, i.e. it is a sliding window
- *    of that length: running ahead on an idle array buys at most that
- *    much coasting once the foreground starts, and an outage the floor
- *    could not prevent (a frozen array) is forgiven after that much.
+ *    with every completed sync sector; positive means behind.  It is
+ *    clamped to RT_FLOOR_SLACK_NS worth of speed_min ahead and
+ *    RT_FLOOR_ARREARS_NS behind: running ahead on an idle array buys at
+ *    most 250 ms of coasting once the foreground starts, while a sync
+ *    thread kept off the CPU (a busy or preempted machine) catches up on
+ *    up to a second it missed, so the floor holds over any window of a
+ *    few seconds.  An outage the floor could not prevent (a frozen
+ *    array) is forgiven beyond that second.
  *    Falling behind by one request is seen at once, so under steady load
  *    the floor acts as a metronome issuing at exactly speed_min instead
  *    of in bursts.
@@ -110,6 +113,7 @@
 #define RT_DT_MAX_NS		(500ULL * RT_NSEC_PER_MSEC)
 /* Floor window: credit and arrears kept, in time at speed_min. */
 #define RT_FLOOR_SLACK_NS	(250ULL * RT_NSEC_PER_MSEC)
+#define RT_FLOOR_ARREARS_NS	(1000ULL * RT_NSEC_PER_MSEC)
 /* Ceiling: burst allowed after a pause, and overshoot remembered. */
 #define RT_CEIL_BURST_NS	(50ULL * RT_NSEC_PER_MSEC)
 #define RT_CEIL_DEBT_NS		(250ULL * RT_NSEC_PER_MSEC)
@@ -262,7 +266,7 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 	s64 dt = (s64)rt_min_u64(real_dt, RT_DT_MAX_NS);
 	u64 started = s->sync_done_sectors + s->sync_inflight_sectors;
 	u64 fg_done = s->fg_completed - rt->last_fg_completed;
-	s64 done = 0, issued = 0, slack, lo, hi;
+	s64 done = 0, issued = 0, lo, hi;
 	bool busy;
 
 	if (s->sync_done_sectors > rt->last_done)
@@ -306,9 +310,10 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 	d->fg_busy = busy;
 
 	/* floor balance: owed at speed_min, paid by completed sectors */
-	slack = (s64)(e->min_rate * RT_FLOOR_SLACK_NS);
+	lo = -(s64)(e->min_rate * RT_FLOOR_SLACK_NS);
+	hi = (s64)(e->min_rate * RT_FLOOR_ARREARS_NS);
 	rt->floor_nsec += (s64)e->min_rate * dt - done * (s64)RT_NSEC_PER_SEC;
-	rt->floor_nsec = rt_clamp_s64(rt->floor_nsec, -slack, slack);
+	rt->floor_nsec = rt_clamp_s64(rt->floor_nsec, lo, hi);
 
 	/* ceiling bucket: filled at speed_max, charged for sectors issued */
 	lo = -(s64)(e->max_rate * RT_CEIL_DEBT_NS);

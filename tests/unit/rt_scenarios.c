@@ -823,6 +823,69 @@ static void t_fuzz(void)
 	end("fuzz_invariants");
 }
 
+/*
+ * The sync thread kept off the CPU for 400 ms under a busy foreground
+ * (a loaded or preempted machine): nothing is issued or sampled then.
+ * Afterwards the floor must catch up on the whole stall, so that
+ * sync_speed_min holds over the second that contains it, not just from
+ * the stall on.  Driven directly: a request completes 1 ms after issue.
+ */
+static void t_floor_stall(void)
+{
+	const u64 step = NS_PER_MS, stall = 400 * NS_PER_MS;
+	struct resync_throttle rt;
+	struct rt_decision d;
+	struct rt_sample s;
+	struct rt_knobs k;
+	u64 t, t_end, done_at_stall = 0, want, got;
+	u64 due[64];
+	u32 n = 0, i;
+
+	begin();
+	rt_knobs_default(&k);
+	k.speed_min_kbs = 5000;
+	memset(&s, 0, sizeof(s));
+	s.fg_inflight = 16;
+	rt_init(&rt, &s);
+	t_end = 3 * NS_PER_S;
+	for (t = 0; t < t_end; t += step) {
+		if (t == 2 * NS_PER_S) {	/* the stall, nothing in flight */
+			while (n)
+				due[--n] = 0;
+			done_at_stall = s.sync_done_sectors;
+			t += stall;
+			t_end = t + NS_PER_S;
+		}
+		s.now_ns = t;
+		s.fg_completed += 16;
+		for (i = 0; i < n;) {
+			if (due[i] <= t) {
+				s.sync_done_sectors += SYNC_SECTORS;
+				due[i] = due[--n];
+			} else {
+				i++;
+			}
+		}
+		for (;;) {
+			s.sync_inflight = n;
+			s.sync_inflight_sectors = (u64)n * SYNC_SECTORS;
+			rt_decide(&rt, &k, &s, &d);
+			if (d.wait_ns || n >= d.max_inflight || n == 64)
+				break;
+			due[n++] = t + step;
+		}
+	}
+	/* the second after the stall makes up for the stall too */
+	got = s.sync_done_sectors - done_at_stall;
+	want = 2ULL * k.speed_min_kbs * (NS_PER_S + stall) / NS_PER_S;
+	printf("    # floor after a %llu ms stall: %llu of %llu sectors\n",
+	       (unsigned long long)(stall / NS_PER_MS),
+	       (unsigned long long)got, (unsigned long long)want);
+	EXPECT(got >= want, "%llu < %llu sectors", (unsigned long long)got,
+	       (unsigned long long)want);
+	end("floor_catches_up_after_stall");
+}
+
 /* A pure function: the same inputs give the same decisions. */
 static void t_deterministic(void)
 {
@@ -844,13 +907,14 @@ static void t_deterministic(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..14\n");
+	printf("KTAP version 1\n1..15\n");
 	t_knobs();
 	t_idle();
 	t_qd1();
 	t_qd1_think();
 	t_qd64();
 	t_floor_heavy();
+	t_floor_stall();
 	t_ceiling(false);
 	t_ceiling(true);
 	t_min_over_max();
