@@ -1192,17 +1192,42 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
  * would not save any allocation.  Only the sync thread takes buffers;
  * lower_barrier() puts them back; raid1_close_sync() empties the cache.
  */
-static struct r1sync *r1_sync_get(struct r1conf *conf)
+static struct r1sync *r1_sync_cache_pop(struct r1conf *conf)
 {
 	struct r1sync *rs;
 
-	spin_lock_irq(&conf->lock);
+	lockdep_assert_held(&conf->lock);
 	rs = list_first_entry_or_null(&conf->sync_cache, struct r1sync,
 				      retry);
 	if (rs) {
 		list_del(&rs->retry);
 		conf->sync_ncached--;
 	}
+	return rs;
+}
+
+static struct r1sync *r1_sync_get(struct r1conf *conf)
+{
+	struct r1sync *rs;
+
+	spin_lock_irq(&conf->lock);
+	rs = r1_sync_cache_pop(conf);
+	spin_unlock_irq(&conf->lock);
+	if (rs)
+		return rs;
+	rs = mempool_alloc(&conf->sync_pool, GFP_NOWAIT);
+	if (rs)
+		return rs;
+	/*
+	 * No memory, and the reserve is in flight or cached.  Finished
+	 * requests refill the cache, not the mempool, so wait for the
+	 * cache; with nothing in flight (and the cache empty) the reserve
+	 * is whole again and the mempool cannot fail.
+	 */
+	spin_lock_irq(&conf->lock);
+	wait_event_lock_irq(conf->wait, conf->sync_ncached ||
+			    !conf->sync_pending, conf->lock);
+	rs = r1_sync_cache_pop(conf);
 	spin_unlock_irq(&conf->lock);
 	if (!rs)
 		rs = mempool_alloc(&conf->sync_pool, GFP_NOIO);
