@@ -29,6 +29,7 @@
 #include <linux/delay.h>
 #include <linux/hdreg.h>
 #include <linux/kthread.h>
+#include <linux/sched/clock.h>
 #include <linux/poll.h>
 #include <linux/proc_fs.h>
 #include <linux/sched/signal.h>
@@ -440,8 +441,13 @@ static void md_clean_check(struct mddev *mddev)
 
 	if (READ_ONCE(mddev->ro) || !READ_ONCE(mddev->safe_mode_delay))
 		return;
-	t0 = ktime_get_ns();
 	spin_lock_irq(&mddev->lock);
+	/*
+	 * The time writers can be held: inside the lock, on this CPU, with
+	 * the scheduler clock (a clocksource read such as HPET costs tens
+	 * of microseconds under emulation and would inflate what it times).
+	 */
+	t0 = local_clock();
 	if (!mddev->in_sync &&
 	    !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags) &&
 	    wp_try_close(&mddev->wp)) {
@@ -449,7 +455,7 @@ static void md_clean_check(struct mddev *mddev)
 		set_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
 		marked = true;
 	}
-	dt = ktime_get_ns() - t0;
+	dt = local_clock() - t0;
 	core->clean_check_ns_total += dt;
 	if (dt > core->clean_check_ns_max)
 		core->clean_check_ns_max = dt;

@@ -18,7 +18,7 @@
 #include <linux/preempt.h>
 #include <linux/processor.h>
 #include <linux/spinlock.h>
-#include <linux/ktime.h>
+#include <linux/sched/clock.h>
 #include <linux/bug.h>
 #include <asm/barrier.h>
 #else

@@ -150,6 +150,12 @@ static inline u64 ktime_get_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
+/* The kernel build times the clean check with the scheduler clock. */
+static inline u64 local_clock(void)
+{
+	return ktime_get_ns();
+}
+
 #define WARN_ON_ONCE(c) ({						\
 	bool __c = !!(c);						\
 	if (__c)							\
