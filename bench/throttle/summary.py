@@ -129,7 +129,12 @@ def timeline(run):
         if dt <= 0:
             continue
         iops = (b["rd"] + b["wr"] - a["rd"] - a["wr"]) / dt
-        sync = (b["pos"] - a["pos"]) / dt / 1024 if a["pos"] >= 0 and b["pos"] >= 0 else 0
+        if a["pos"] < 0 or b["pos"] < 0:
+            sync = 0.0
+        elif b["pos"] < a["pos"]:
+            sync = float("nan")  # the pass (re)started: no speed to plot
+        else:
+            sync = (b["pos"] - a["pos"]) / dt / 1024
         out.append((b["t"], iops, sync))
     return out
 
