@@ -240,6 +240,67 @@ md_check_clean() {
 	[ "$_mm" = 0 ]
 }
 
+# ---- device-mapper members -------------------------------------------------
+
+# dm_kname NAME: kernel name (dm-N) of a dm device
+dm_kname() {
+	for _b in /sys/block/dm-*; do
+		[ "$(cat "$_b/dm/name" 2>/dev/null)" = "$1" ] && { basename "$_b"; return 0; }
+	done
+	return 1
+}
+
+# dm_swap NAME TABLE: replace a live table
+dm_swap() {
+	dmsetup load "$1" --table "$2" && dmsetup resume "$1"
+}
+
+# lin_err DEV START LEN: a table linear over DEV (SZ sectors) except an
+# error target on [START, START+LEN)
+lin_err() {
+	_end=$(($2 + $3))
+	printf '0 %s linear %s 0\n%s %s error\n%s %s linear %s %s\n' \
+		"$2" "$1" "$2" "$3" "$_end" $((SZ - _end)) "$1" "$_end"
+}
+
+# dm_split_setup: m0 linear over ram0; m1 a dm-delay (0 ms) device whose
+# reads go through table m1r and writes through table m1w, both linear
+# over ram1, so each direction can fail on its own (dm_swap + lin_err).
+# Sets SZ to the member size in sectors.  Run with DM_DISABLE_UDEV=1.
+dm_split_setup() {
+	modprobe dm-mod && modprobe dm-delay || return 1
+	SZ=$(blockdev --getsz /dev/ram1)
+	dmsetup create m0 --table "0 $SZ linear /dev/ram0 0" &&
+	dmsetup create m1r --table "0 $SZ linear /dev/ram1 0" &&
+	dmsetup create m1w --table "0 $SZ linear /dev/ram1 0" &&
+	dmsetup create m1 --table "0 $SZ delay /dev/mapper/m1r 0 0 /dev/mapper/m1w 0 0" ||
+		return 1
+	dmsetup table
+}
+
+dm_split_teardown() {
+	for _n in m1 m1r m1w m0; do dmsetup remove "$_n" 2>/dev/null; done
+	return 0
+}
+
+# md_member_state KNAME STATE: md0's member KNAME has STATE among its flags
+md_member_state() {
+	cat "/sys/block/md0/md/dev-$1/state"
+	case ",$(cat "/sys/block/md0/md/dev-$1/state")," in
+	*,"$2",*) return 0 ;;
+	esac
+	return 1
+}
+
+# md_array_as MDSTAT DEGRADED: md0's mdstat line shows MDSTAT (e.g.
+# "[2/1] [U_]") and md/degraded reads DEGRADED
+md_array_as() {
+	mdstat_array md0
+	echo "degraded: $(cat /sys/block/md0/md/degraded)"
+	mdstat_array md0 | grep -qF "$1" &&
+	[ "$(cat /sys/block/md0/md/degraded)" = "$2" ]
+}
+
 # ---- mdadm output, resync speed, sysfs errors -------------------------------
 
 # md_field KEY: from `mdadm --detail`/`--examine` text on stdin, print the

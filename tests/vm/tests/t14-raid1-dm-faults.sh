@@ -33,40 +33,6 @@ export DM_DISABLE_UDEV=1	# no udev in the guest: dmsetup makes the nodes
 MD=/dev/md0
 SIZE=32M
 
-dm_kname() { # NAME: kernel name (dm-N) of a dm device
-	for _b in /sys/block/dm-*; do
-		[ "$(cat "$_b/dm/name" 2>/dev/null)" = "$1" ] && { basename "$_b"; return 0; }
-	done
-	return 1
-}
-
-dm_swap() { # NAME TABLE: replace a live table
-	dmsetup load "$1" --table "$2" && dmsetup resume "$1"
-}
-
-# lin_err DEV START LEN: linear over DEV except an error target on [START, START+LEN)
-lin_err() {
-	_end=$(($2 + $3))
-	printf '0 %s linear %s 0\n%s %s error\n%s %s linear %s %s\n' \
-		"$2" "$1" "$2" "$3" "$_end" $((SZ - _end)) "$1" "$_end"
-}
-
-dm_setup() {
-	modprobe dm-mod && modprobe dm-delay || return 1
-	SZ=$(blockdev --getsz /dev/ram1)
-	dmsetup create m0 --table "0 $SZ linear /dev/ram0 0" &&
-	dmsetup create m1r --table "0 $SZ linear /dev/ram1 0" &&
-	dmsetup create m1w --table "0 $SZ linear /dev/ram1 0" &&
-	dmsetup create m1 --table "0 $SZ delay /dev/mapper/m1r 0 0 /dev/mapper/m1w 0 0" ||
-		return 1
-	dmsetup table
-}
-
-dm_teardown() {
-	for _n in m1 m1r m1w m0; do dmsetup remove "$_n" 2>/dev/null; done
-	return 0
-}
-
 wait_writes_start() {
 	_i=0
 	while [ "$(awk '{ print $5 }' /sys/block/md0/stat)" -le "$1" ]; do
@@ -74,21 +40,6 @@ wait_writes_start() {
 		[ $_i -gt 200 ] && { echo "no writes reached md0"; return 1; }
 		sleep 0.1
 	done
-}
-
-array_as() { # MDSTAT DEGRADED
-	mdstat_array md0
-	echo "degraded: $(cat /sys/block/md0/md/degraded)"
-	mdstat_array md0 | grep -qF "$1" &&
-	[ "$(cat /sys/block/md0/md/degraded)" = "$2" ]
-}
-
-member_state() { # KNAME: md's state of that member
-	cat "/sys/block/md0/md/dev-$1/state"
-	case ",$(cat "/sys/block/md0/md/dev-$1/state")," in
-	*,"$2",*) return 0 ;;
-	esac
-	return 1
 }
 
 range_md5() { # DEV SECTOR COUNT (O_DIRECT: md writes bypass DEV's page cache)
@@ -107,7 +58,7 @@ still_works() {
 ktap_plan 22
 md_speed_limit
 ktap_check "brd: two 64 MiB RAM disks" brd_setup 2 65536
-ktap_check "dm: m0 linear; m1 = delay(reads m1r, writes m1w)" dm_setup
+ktap_check "dm: m0 linear; m1 = delay(reads m1r, writes m1w)" dm_split_setup
 K1=$(dm_kname m1)
 echo "# member 1 is $K1"
 
@@ -129,11 +80,11 @@ ktap_check "reads of R on member 1 fail (m1r: error range)" \
 	dm_swap m1r "$(lin_err /dev/ram1 $R $RLEN)"
 ktap_check "fio verify_only: R served from member 0" fio_verify_only $MD $SIZE
 K0=$(dm_kname m0)
-ktap_check "member 0 still in_sync" member_state "$K0" in_sync
+ktap_check "member 0 still in_sync" md_member_state "$K0" in_sync
 ktap_check "array still reads R and takes writes" still_works
 if [ "$impl" = intree ]; then
-	ktap_check "intree: still [2/2] [UU], degraded 0" array_as "[2/2] [UU]" 0
-	ktap_check "intree: member 1 still in_sync" member_state "$K1" in_sync
+	ktap_check "intree: still [2/2] [UU], degraded 0" md_array_as "[2/2] [UU]" 0
+	ktap_check "intree: member 1 still in_sync" md_member_state "$K1" in_sync
 	echo "# member 1 errors: $(cat "/sys/block/md0/md/dev-$K1/errors")," \
 		"bad_blocks: $(tr '\n' ' ' < "/sys/block/md0/md/dev-$K1/bad_blocks")"
 	ktap_check "intree: R recorded in member 1's bad-block log" \
@@ -142,8 +93,8 @@ if [ "$impl" = intree ]; then
 		sh -c "[ $(range_md5 /dev/ram0 $R $RLEN) = $(range_md5 /dev/ram1 $R $RLEN) ]"
 else
 	ktap_check "fork: degraded [2/1] [_U], degraded 1 (no bad-block log)" \
-		array_as "[2/1] [_U]" 1
-	ktap_check "fork: member 1 faulty" member_state "$K1" faulty
+		md_array_as "[2/1] [_U]" 1
+	ktap_check "fork: member 1 faulty" md_member_state "$K1" faulty
 	ktap_check "fork: kernel log says why" sh -c "
 		dmesg | grep -E 'rewrite of sector [0-9]+ on $K1 failed' &&
 		dmesg | grep -q 'Disk failure on $K1'"
@@ -172,9 +123,9 @@ ktap_check "writes to member 1 fail (m1w: error range over the data)" \
 	dm_swap m1w "$(lin_err /dev/ram1 "$OFF" 65536)"
 wait $fio_pid
 ktap_check "fio: no error, every acknowledged block verifies" fio_log_ok $?
-ktap_check "member 1 faulty" member_state "$K1" faulty
-ktap_check "degraded: [2/1] [U_], degraded 1" array_as "[2/1] [U_]" 1
+ktap_check "member 1 faulty" md_member_state "$K1" faulty
+ktap_check "degraded: [2/1] [U_], degraded 1" md_array_as "[2/1] [U_]" 1
 mdadm --stop $MD > /dev/null 2>&1
-dm_teardown
+dm_split_teardown
 brd_teardown
 ktap_finish
