@@ -363,8 +363,9 @@ void md_write_start(struct mddev *mddev, struct bio *bio)
 		clear_bit(MDC_SAFEMODE_FIRED, &core->core_flags);
 
 	while (!wp_start(&mddev->wp)) {
+		/* scheduler clock: a clocksource read may cost more than the wait */
 		if (!t0)
-			t0 = ktime_get_ns();
+			t0 = local_clock();
 		marked = false;
 		spin_lock_irq(&mddev->lock);
 		if (mddev->in_sync) {
@@ -393,7 +394,9 @@ void md_write_start(struct mddev *mddev, struct bio *bio)
 			   !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags));
 	}
 	if (t0) {
-		dt = ktime_get_ns() - t0;
+		/* two CPUs' clocks may disagree by a little: never below 0 */
+		dt = local_clock();
+		dt = dt > t0 ? dt - t0 : 0;
 		spin_lock_irq(&mddev->lock);
 		core->write_wait_ns_total += dt;
 		if (dt > core->write_wait_ns_max)

@@ -15,7 +15,8 @@ build an array) and per run:
 
 fio tables, per target: min/median/max IOPS over runs; the median over
 runs of the mean, p99 and p99.9 completion latency; the max of max
-completion and max submission latency.  Resync tables: KiB/s (component
+completion and max submission latency; each run's max latency and the
+median of those.  Resync tables: KiB/s (component
 size / time from create to idle) min/median/max.  The A/A line compares
 the two in-tree groups (first vs last in-tree run of each ABBA round) to
 show the noise floor; the last line gives fork vs in-tree.
@@ -167,6 +168,12 @@ def aggregate_fio(runs):
         s["lat_p99_us"] = med(runs, "lat_p99_us")
         s["lat_p999_us"] = med(runs, "lat_p999_us")
         s["lat_max_us"] = max(r["lat_max_us"] for r in runs)
+    # each run's maximum, and their median: one outlier in one run moves
+    # the max of all runs but not this
+    for k in ("clat_max_us", "slat_max_us", "lat_max_us"):
+        if all(k in r for r in runs):
+            s[k + "_runs"] = [r[k] for r in runs]
+            s[k + "_median"] = med(runs, k)
     mds = [r["md"] for r in runs if r.get("md")]
     if mds:
         s["sync_kib_s_median"] = med(mds, "sync_kib_s")
@@ -260,6 +267,7 @@ def fio_table(out, js, groups, broken, targets):
             out.append(f"  fork vs in-tree: p99 {pct(fi['lat_p99_us'], it['lat_p99_us'])}, "
                        f"p99.9 {pct(fi['lat_p999_us'], it['lat_p999_us'])}, "
                        f"max {pct(fi['lat_max_us'], it['lat_max_us'])}")
+    per_run_max(out, js, targets, ga, gb, fi, it)
     md = [(t, js["targets"][t]) for t in ("intree", "fork")
           if js["targets"].get(t) and "sync_running_at_end" in js["targets"][t]]
     if js["params"].get("mode") == "fio-during-resync":
@@ -289,6 +297,30 @@ def fio_table(out, js, groups, broken, targets):
                 else:
                     row += f" {v['median']:>13.0f}"
             out.append(row)
+
+
+def per_run_max(out, js, targets, ga, gb, fi, it):
+    """Each run's max latency, and the median of those over runs."""
+    key = "lat_max_us" if all("lat_max_us_median" in (js["targets"].get(t) or {"lat_max_us_median": 0})
+                              for t in targets) else "clat_max_us"
+    name = "total" if key == "lat_max_us" else "clat"
+    rows = [(t, js["targets"][t]) for t in targets
+            if js["targets"].get(t) and key + "_median" in js["targets"][t]]
+    if not rows:
+        return
+    out.append(f"per-run max latency ({name}; median over runs [each run, in run order]):")
+    for t, s in rows:
+        out.append(f"  {LABELS[t]:<18} {fmt_us(s[key + '_median']):>9}  ["
+                   + ", ".join(fmt_us(v) for v in s[key + "_runs"]) + "]")
+    m = key + "_median"
+    if ga and gb and m in ga and m in gb:
+        out.append(f"  A/A in-tree a vs b: {pct(gb[m], ga[m])}")
+    if fi and it and m in fi and m in it:
+        line = f"  fork vs in-tree: {name} max {pct(fi[m], it[m])}"
+        for k, label in (("clat_max_us", "clat"), ("slat_max_us", "slat")):
+            if k != key:
+                line += f", {label} max {pct(fi[k + '_median'], it[k + '_median'])}"
+        out.append(line)
 
 
 def resync_table(out, js, groups, broken):
