@@ -349,6 +349,18 @@ void md_update_sb(struct mddev *mddev)
 	md_notify(mddev->sysfs_state);
 }
 
+/* safe_mode_adaptive: a write ends a clean period; was it too short? */
+static void md_clean_period_ended(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+
+	lockdep_assert_held(&mddev->lock);
+	if (READ_ONCE(core->safe_mode_adaptive))
+		WRITE_ONCE(core->sm_late,
+			   wp_safe_mode_late(jiffies - core->clean_at,
+					     READ_ONCE(mddev->safe_mode_delay)));
+}
+
 void md_write_start(struct mddev *mddev, struct bio *bio)
 {
 	struct md_core *core = to_core(mddev);
@@ -374,6 +386,7 @@ void md_write_start(struct mddev *mddev, struct bio *bio)
 			set_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
 			set_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags);
 			core->dirty_transitions++;
+			md_clean_period_ended(mddev);
 			marked = true;
 		} else if (!test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags)) {
 			/*
@@ -413,16 +426,20 @@ EXPORT_SYMBOL_GPL(md_write_start);
  * one window asks for the same expiry, so mod_timer() returns on its
  * lockless "already pending with that expiry" test instead of taking
  * the timer base lock (and moving the timer to this CPU) once a jiffy.
+ * With safe_mode_adaptive, after a clean period shorter than the delay
+ * the expiry moves to the end of that same range (wp_safe_mode_expiry()).
  */
 void md_write_end(struct mddev *mddev)
 {
+	struct md_core *core = to_core(mddev);
 	unsigned long delay;
 
 	if (wp_end(&mddev->wp)) {
 		delay = READ_ONCE(mddev->safe_mode_delay);
 		if (delay)
 			mod_timer(&mddev->safe_mode_timer,
-				  roundup(jiffies, delay) + delay);
+				  wp_safe_mode_expiry(jiffies, delay,
+						      READ_ONCE(core->sm_late)));
 	}
 }
 EXPORT_SYMBOL_GPL(md_write_end);
@@ -456,6 +473,7 @@ static void md_clean_check(struct mddev *mddev)
 	    wp_try_close(&mddev->wp)) {
 		mddev->in_sync = 1;
 		set_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
+		core->clean_at = jiffies;
 		marked = true;
 	}
 	dt = local_clock() - t0;
@@ -483,6 +501,7 @@ int md_mark_clean(struct mddev *mddev)
 		if (wp_try_close(&mddev->wp)) {
 			mddev->in_sync = 1;
 			set_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
+			to_core(mddev)->clean_at = jiffies;
 		} else {
 			err = -EBUSY;
 		}
@@ -932,6 +951,8 @@ int md_run(struct mddev *mddev)
 	mddev->in_sync = 1;
 	mddev->degraded = 0;
 	mddev->sb_flags = 0;
+	core->clean_at = jiffies;
+	core->sm_late = false;
 	spin_unlock_irq(&mddev->lock);
 	wp_open(&mddev->wp);
 	wp_try_close(&mddev->wp);	/* clean: first write marks dirty */
@@ -1024,6 +1045,7 @@ static void md_clear(struct mddev *mddev)
 	to_core(mddev)->sync_force_parallel = 0;
 	to_core(mddev)->sync_min_sectors = 0;
 	to_core(mddev)->sync_max_sectors = MD_MAX_SECTOR;
+	to_core(mddev)->safe_mode_adaptive = 0;
 }
 
 /* Stop the personality; caller made sure nobody else has it open. */

@@ -76,6 +76,18 @@ struct md_core {
 	sector_t mark_sectors[2];
 	bool sync_error;		/* md_done_sync(ok == false) seen */
 
+	/*
+	 * safe_mode_adaptive: sysfs knob, 0 or 1; WRITE_ONCE() by its store,
+	 * READ_ONCE() by md_write_start().  sm_late: clean checks come late
+	 * (wp_safe_mode_late()); written under mddev->lock, read without it
+	 * by md_write_end(): a stale value only picks the other instant of
+	 * the same allowed range.  clean_at: jiffies when the array was last
+	 * marked clean; mddev->lock.
+	 */
+	int safe_mode_adaptive;
+	bool sm_late;
+	unsigned long clean_at;
+
 	/* statistics; mddev->lock */
 	u64 dirty_transitions;
 	u64 write_wait_ns_total, write_wait_ns_max;

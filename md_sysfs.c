@@ -693,6 +693,30 @@ static ssize_t safe_mode_delay_store(struct mddev *mddev, const char *buf,
 }
 MD_ATTR_RW(safe_mode_delay, safe_mode_delay);
 
+static ssize_t safe_mode_adaptive_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  READ_ONCE(to_core(mddev)->safe_mode_adaptive));
+}
+
+/* 0: the clean check when in-tree md runs it; 1: late after short cleans */
+static ssize_t safe_mode_adaptive_store(struct mddev *mddev, const char *buf,
+					size_t len)
+{
+	struct md_core *core = to_core(mddev);
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v) || v > 1)
+		return -EINVAL;
+	spin_lock_irq(&mddev->lock);
+	WRITE_ONCE(core->safe_mode_adaptive, v);
+	if (!v)
+		WRITE_ONCE(core->sm_late, false);
+	spin_unlock_irq(&mddev->lock);
+	return len;
+}
+MD_ATTR_RW(safe_mode_adaptive, safe_mode_adaptive);
+
 static ssize_t consistency_policy_show(struct mddev *mddev, char *page)
 {
 	struct md_personality *p;
@@ -731,6 +755,7 @@ static struct attribute *md_default_attrs[] = {
 	&mda_mismatch_cnt.attr,
 	&mda_degraded.attr,
 	&mda_safe_mode_delay.attr,
+	&mda_safe_mode_adaptive.attr,
 	&mda_consistency_policy.attr,
 	NULL,
 };
@@ -767,6 +792,13 @@ MD_STAT(write_wait_total_ns, core->write_wait_ns_total);
 MD_STAT(write_wait_max_ns, core->write_wait_ns_max);
 MD_STAT(clean_check_total_ns, core->clean_check_ns_total);
 MD_STAT(clean_check_max_ns, core->clean_check_ns_max);
+
+static ssize_t stat_safe_mode_late_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(to_core(mddev)->sm_late));
+}
+static struct md_sysfs_entry md_stat_safe_mode_late =
+	__ATTR(safe_mode_late, 0444, stat_safe_mode_late_show, NULL);
 
 /* writes_pending and its own counters, under its own lock */
 #define WP_STAT(_name, _expr) \
@@ -836,6 +868,7 @@ static struct attribute *md_stats_attrs[] = {
 	&md_stat_write_wait_max_ns.attr,
 	&md_stat_clean_check_total_ns.attr,
 	&md_stat_clean_check_max_ns.attr,
+	&md_stat_safe_mode_late.attr,
 	&md_stat_writes_pending.attr,
 	&md_stat_wp_closed.attr,
 	&md_stat_wp_closes.attr,

@@ -217,3 +217,31 @@ void wp_get_stats(struct writes_pending *wp, struct wp_stats *out)
 	*out = wp->stats;
 	raw_spin_unlock_irqrestore(&wp->lock, flags);
 }
+
+/*
+ * Rounding by adding what is missing to the next multiple rather than
+ * roundup(): it stays right when now + g wraps (jiffies are modular).
+ */
+static unsigned long wp_round_up(unsigned long now, unsigned long g)
+{
+	unsigned long r = now % g;
+
+	return r ? now + (g - r) : now;
+}
+
+unsigned long wp_safe_mode_expiry(unsigned long now, unsigned long delay,
+				  bool late)
+{
+	unsigned long g;
+
+	if (!late)
+		return wp_round_up(now, delay) + delay;
+	/* write ends within g of each other share an expiry (cheap re-arm) */
+	g = delay / 4 ? delay / 4 : 1;
+	return wp_round_up(now, g) + 2 * delay - g;
+}
+
+bool wp_safe_mode_late(unsigned long clean_len, unsigned long delay)
+{
+	return clean_len < delay;
+}

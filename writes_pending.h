@@ -58,4 +58,24 @@ bool wp_is_closed(struct writes_pending *wp);
 long wp_read(struct writes_pending *wp);
 void wp_get_stats(struct writes_pending *wp, struct wp_stats *out);
 
+/*
+ * Safe-mode timing, pure functions of jiffies values.
+ *
+ * wp_safe_mode_expiry(): when the clean check should run after a write
+ * that ended at @now, for a delay of @delay (>= 1) jiffies.  Always
+ * @delay to 2 * @delay - 1 jiffies after @now, the range in-tree md's
+ * rounded timer picks from, also across the jiffies wrap.  @late
+ * false: the end of the delay-long window after the one @now falls in,
+ * the instant in-tree picks.  @late true: within max(@delay / 4, 1)
+ * jiffies of the end of the range.
+ *
+ * wp_safe_mode_late(): safe_mode_adaptive's rule.  A clean period that
+ * lasted @clean_len jiffies has just ended with a write: was it shorter
+ * than @delay, so that marking clean bought little and cost the writer a
+ * superblock write?  Then the following clean checks come late.
+ */
+unsigned long wp_safe_mode_expiry(unsigned long now, unsigned long delay,
+				  bool late);
+bool wp_safe_mode_late(unsigned long clean_len, unsigned long delay);
+
 #endif

@@ -165,6 +165,59 @@ static void test_start_during_pass(struct writes_pending *wp)
 	wp_user_set_cpu(0);
 }
 
+/*
+ * Safe-mode expiry: delay to 2 * delay - 1 jiffies after the write end
+ * (invariant 3's bound), plain equal to in-tree's roundup(now, delay) +
+ * delay, late within delay / 4 of the bound, and never earlier for a
+ * later write end; the bounds hold across the jiffies wrap too.
+ */
+static void check_expiry_range(unsigned long from, unsigned long n)
+{
+	unsigned long d, now, i, e, prev[2] = { 0, 0 }, g;
+	int late;
+
+	for (d = 1; d <= 70; d++) {
+		g = d / 4 ? d / 4 : 1;
+		for (late = 0; late < 2; late++) {
+			for (i = 0; i < n; i++) {
+				now = from + i;
+				e = wp_safe_mode_expiry(now, d, late);
+				CHECK(e - now >= d);
+				CHECK(e - now <= 2 * d - 1);
+				if (late)
+					CHECK(e - now >= 2 * d - g);
+				else if (now <= ULONG_MAX - d)
+					CHECK(e == (now + d - 1) / d * d + d);
+				/*
+				 * Not earlier than for the previous jiffy, away
+				 * from the wrap (across it only the bounds hold:
+				 * 2^64 is no multiple of the window).
+				 */
+				if (i && now != 0 && now <= ULONG_MAX - 2 * d)
+					CHECK(e >= prev[late]);
+				prev[late] = e;
+			}
+		}
+	}
+}
+
+static void test_safe_mode_expiry(struct writes_pending *wp)
+{
+	(void)wp;
+	check_expiry_range(0, 1000);
+	/* jiffies starts 5 minutes before the wrap */
+	check_expiry_range(ULONG_MAX - 500, 1000);
+	/* in-tree's numbers at HZ=250, delay 51: 51..101 jiffies */
+	CHECK(wp_safe_mode_expiry(1000, 51, false) == 1020 + 51);
+	CHECK(wp_safe_mode_expiry(1020, 51, false) == 1020 + 51);
+	CHECK(wp_safe_mode_expiry(1021, 51, false) == 1071 + 51);
+	CHECK(wp_safe_mode_expiry(1021, 51, true) == 1032 + 102 - 12);
+	CHECK(wp_safe_mode_late(0, 51));
+	CHECK(wp_safe_mode_late(50, 51));
+	CHECK(!wp_safe_mode_late(51, 51));
+	CHECK(!wp_safe_mode_late(10000, 51));
+}
+
 struct wp_case {
 	const char *name;
 	void (*fn)(struct writes_pending *wp);
@@ -176,6 +229,7 @@ static const struct wp_case cases[] = {
 	{ "end_ahead_of_walk", test_end_ahead_of_walk },
 	{ "end_behind_walk", test_end_behind_walk },
 	{ "start_during_pass", test_start_during_pass },
+	{ "safe_mode_expiry", test_safe_mode_expiry },
 };
 
 int main(void)

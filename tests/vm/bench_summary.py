@@ -405,6 +405,8 @@ def main():
                 else "--assume-clean"
             extra = f", speed_limit_max {params['speed_max']}" \
                 if params.get("speed_max", "default") != "default" else ""
+            if params.get("fork_sysfs", "none") != "none":
+                extra += f", fork md/{params['fork_sysfs']}"
             raw = f"raw {params['raw_runs']} runs, " \
                 if mode == "fio" and params.get("raw_runs", "1") != "0" else ""
             out.append(f"{job}: {params['level']} on {size}, {what}{extra}; "

@@ -22,6 +22,9 @@
 #   # SYNC-SPEED-MAX: KIB                speed_limit_max after each load
 #   # PREFILL: yes                       write the whole target once per
 #                                        load before the warm-up (reads)
+#   # FORK-SYSFS: NAME=VALUE             written to the fork's md/NAME
+#                                        after each array creation (a knob
+#                                        in-tree md does not have)
 # Every load gets fresh RAM disks; fio jobs get one discarded warm-up run
 # per load.  Around each md run the guest records md/stats/* (fork only),
 # sync_action and sync_completed.  Raw fio JSON, those records and
@@ -117,6 +120,10 @@ make_array() {
 		--level="$level" --raid-devices="$ndisks" --metadata=1.2 $_devs 2>&1 ||
 		return 1
 	[ -b /dev/md0 ] || { echo "/dev/md0 missing after mdadm --create"; return 1; }
+	if [ "$1" = fork ] && [ -n "$fork_sysfs" ]; then
+		echo "${fork_sysfs#*=}" > "/sys/block/md0/md/${fork_sysfs%%=*}" ||
+			{ echo "cannot set md/$fork_sysfs"; return 1; }
+	fi
 }
 
 # wait_sync_running: until md0's sync_completed shows progress (10 s max).
@@ -232,12 +239,13 @@ for job in $BENCH_JOBS; do
 	mode=${mode:-fio}
 	speed_max=$(directive "$src" SYNC-SPEED-MAX)
 	prefill=$(directive "$src" PREFILL)
+	fork_sysfs=$(directive "$src" FORK-SYSFS)
 	case "$mode" in
 	fio|fio-during-resync|resync) ;;
 	*) log "$job: unknown MD-BENCH mode '$mode'"; continue ;;
 	esac
 	: > "$d/runs.txt"
-	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no}" > "$d/params.txt"
+	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none}" > "$d/params.txt"
 
 	# raw member baseline (plain fio jobs only)
 	if [ "$mode" = fio ] && [ "$RAW_RUNS" -gt 0 ]; then
