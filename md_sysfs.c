@@ -797,6 +797,7 @@ static ssize_t stat_safe_mode_late_show(struct mddev *mddev, char *page)
 {
 	return sysfs_emit(page, "%d\n", READ_ONCE(to_core(mddev)->sm_late));
 }
+
 static struct md_sysfs_entry md_stat_safe_mode_late =
 	__ATTR(safe_mode_late, 0444, stat_safe_mode_late_show, NULL);
 
