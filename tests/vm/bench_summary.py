@@ -97,8 +97,11 @@ def md_record(path):
         tag, _, rest = line.rstrip("\n").partition(" ")
         key, _, val = rest.partition(" ")
         rec.setdefault(tag, {})[key] = val
-    out = {"stats": {}}
+    out = {"stats": {}, "sys": {}}
     b, a = rec["before"], rec["after"]
+    for k, v in a.items():
+        if k.startswith("sys.") and v.isdigit() and b.get(k, "").isdigit():
+            out["sys"][k[4:]] = int(v) - int(b[k])
     for k, v in a.items():
         if not k.startswith("stat."):
             continue
@@ -113,6 +116,7 @@ def md_record(path):
         out["stats"]["sb_events"] = int(a["sb_events"]) - int(b["sb_events"])
     if "uptime" in a and "uptime" in b:
         dt = float(a["uptime"]) - float(b["uptime"])
+        out["secs"] = dt
         s0, s1 = sectors(b.get("sync_completed")), sectors(a.get("sync_completed"))
         out["sync_before"] = b.get("sync_action")
         out["sync_after"] = a.get("sync_action")
@@ -268,6 +272,7 @@ def fio_table(out, js, groups, broken, targets):
                        f"p99.9 {pct(fi['lat_p999_us'], it['lat_p999_us'])}, "
                        f"max {pct(fi['lat_max_us'], it['lat_max_us'])}")
     per_run_max(out, js, targets, ga, gb, fi, it)
+    sys_line(out, groups, targets)
     md = [(t, js["targets"][t]) for t in ("intree", "fork")
           if js["targets"].get(t) and "sync_running_at_end" in js["targets"][t]]
     if js["params"].get("mode") == "fio-during-resync":
@@ -297,6 +302,27 @@ def fio_table(out, js, groups, broken, targets):
                 else:
                     row += f" {v['median']:>13.0f}"
             out.append(row)
+
+
+def sys_line(out, groups, targets):
+    """What the guest's CPUs did during the md runs (medians over runs)."""
+    parts = []
+    for t in targets:
+        recs = [r["md"] for r in groups.get(t, []) if r.get("md") and r["md"].get("sys")
+                and r["md"].get("secs")]
+        if not recs:
+            continue
+        cpus = sorted({k for m in recs for k in m["sys"] if k.startswith("busy_")})
+        # USER_HZ ticks -> % of one CPU
+        busy = ", ".join(f"{c[5:]} {statistics.median(m['sys'].get(c, 0) / m['secs'] for m in recs):.0f}%"
+                         for c in cpus)
+        irqs = ", ".join(f"{k} {statistics.median(m['sys'].get(k, 0) / m['secs'] for m in recs):.0f}/s"
+                         for k in ("RES", "CAL", "TLB", "LOC")
+                         if any(k in m["sys"] for m in recs))
+        parts.append(f"  {LABELS[t]:<18} busy {busy}; {irqs}")
+    if parts:
+        out.append("guest CPUs during the runs (median over runs; busy = user+system+irq+softirq):")
+        out.extend(parts)
 
 
 def per_run_max(out, js, targets, ga, gb, fi, it):

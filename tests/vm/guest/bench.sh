@@ -88,6 +88,12 @@ md_record() {
 			read -r _v < "$_f"
 			echo "$2 stat.${_f##*/} $_v"
 		done
+		# what the vCPUs did: busy ticks (user nice system irq softirq)
+		# and inter-processor interrupts, for both implementations
+		awk -v t="$2" '/^cpu[0-9]/ { print t, "sys.busy_" $1, $2 + $3 + $4 + $7 + $8 }' /proc/stat
+		awk -v t="$2" '$1 ~ /^(RES|CAL|TLB|LOC):$/ {
+			n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i
+			print t, "sys." substr($1, 1, 3), n }' /proc/interrupts
 	} >> "$1" 2>/dev/null
 }
 
