@@ -787,11 +787,42 @@ static ssize_t stat_##_name##_show(struct mddev *mddev, char *page) \
 static struct md_sysfs_entry md_stat_##_name = \
 	__ATTR(_name, 0444, stat_##_name##_show, NULL)
 
+/* Writing "0" resets a maximum (e.g. after a warm-up); nothing else. */
+static ssize_t md_stat_reset(struct mddev *mddev, const char *buf, size_t len,
+			     u64 *field)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v) || v)
+		return -EINVAL;
+	spin_lock_irq(&mddev->lock);
+	*field = 0;
+	spin_unlock_irq(&mddev->lock);
+	return len;
+}
+
+#define MD_STAT_MAX(_name, _expr) \
+static ssize_t stat_##_name##_show(struct mddev *mddev, char *page) \
+{ \
+	struct md_core *core = to_core(mddev); \
+	\
+	return md_stat_u64(page, mddev, &(_expr)); \
+} \
+static ssize_t stat_##_name##_store(struct mddev *mddev, const char *buf, \
+				    size_t len) \
+{ \
+	struct md_core *core = to_core(mddev); \
+	\
+	return md_stat_reset(mddev, buf, len, &(_expr)); \
+} \
+static struct md_sysfs_entry md_stat_##_name = \
+	__ATTR(_name, 0644, stat_##_name##_show, stat_##_name##_store)
+
 MD_STAT(clean_to_dirty, core->dirty_transitions);
 MD_STAT(write_wait_total_ns, core->write_wait_ns_total);
-MD_STAT(write_wait_max_ns, core->write_wait_ns_max);
+MD_STAT_MAX(write_wait_max_ns, core->write_wait_ns_max);
 MD_STAT(clean_check_total_ns, core->clean_check_ns_total);
-MD_STAT(clean_check_max_ns, core->clean_check_ns_max);
+MD_STAT_MAX(clean_check_max_ns, core->clean_check_ns_max);
 
 static ssize_t stat_safe_mode_late_show(struct mddev *mddev, char *page)
 {

@@ -285,8 +285,7 @@ def fio_table(out, js, groups, broken, targets):
     st = [(t, s) for t, s in md if s.get("md_stats")]
     if st:
         out.append("per run: superblock events (both) and md/stats (fork only); counters: median "
-                   "of the run's delta; maxima: largest since the array was created, warm-up "
-                   "included:")
+                   "of the run's delta; maxima (reset as each run starts): largest of any run:")
         h = f"  {'target':<18}" + "".join(f" {c[0]:>13}" for c in STAT_COLUMNS)
         out.append(h)
         for t, s in st:

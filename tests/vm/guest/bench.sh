@@ -88,6 +88,12 @@ md_record() {
 			read -r _v < "$_f"
 			echo "$2 stat.${_f##*/} $_v"
 		done
+		# the fork's maxima cover one run: reset them as it starts
+		if [ "$2" = before ]; then
+			for _f in /sys/block/md0/md/stats/*_max_ns; do
+				[ -w "$_f" ] && echo 0 > "$_f"
+			done
+		fi
 		# what the vCPUs did: busy ticks (user nice system irq softirq)
 		# and inter-processor interrupts, for both implementations
 		awk -v t="$2" '/^cpu[0-9]/ { print t, "sys.busy_" $1, $2 + $3 + $4 + $7 + $8 }' /proc/stat

@@ -11,7 +11,9 @@
 #    safe_mode_adaptive refuses values other than 0 and 1; with 1, a clean
 #    period shorter than safe_mode_delay turns stats/safe_mode_late on, the
 #    array still becomes clean once writes stop, and a clean period longer
-#    than the delay turns it off again; writing 0 turns it off at once.
+#    than the delay turns it off again; writing 0 turns it off at once;
+#    stats/clean_check_max_ns and write_wait_max_ns reset on "0" and
+#    refuse anything else.
 # Clean periods are made short or long against a 1 s delay, far from
 # what the emulator's scheduling noise could blur.
 . /harness/lib.sh
@@ -20,7 +22,7 @@ MD=/dev/md0
 S=/sys/block/md0/md
 EINVAL=22
 
-ktap_plan 12
+ktap_plan 13
 
 write4k() { # [SEEK]
 	dd if=/dev/urandom of=$MD bs=4k count=1 seek="${1:-0}" oflag=direct 2>/dev/null
@@ -83,6 +85,19 @@ long_clean_period() {
 	state_within 5 clean && sleep 1.5 && write4k 16 && late_is 0
 }
 
+# The two maxima: "0" resets (both were set by the clean/dirty cycles
+# above), anything else is refused and changes nothing.
+max_reset() { # (sysfs_expect_errno sets _f)
+	for _m in clean_check_max_ns write_wait_max_ns; do
+		echo "$_m: $(cat $S/stats/$_m)"
+		[ "$(cat $S/stats/$_m)" != 0 ] || return 1
+		sysfs_expect_errno $EINVAL $S/stats/$_m 5 &&
+		sysfs_expect_errno $EINVAL $S/stats/$_m x &&
+		sysfs_expect_errno 0 $S/stats/$_m 0 || return 1
+		[ "$(cat $S/stats/$_m)" = 0 ] || return 1
+	done
+}
+
 adaptive_off() {
 	write_then_clean 1 5 && write4k 24 && late_is 1 &&
 		echo 0 > $S/safe_mode_adaptive && late_is 0
@@ -103,8 +118,9 @@ if [ ! -e $S/safe_mode_adaptive ]; then
 		"late: array_state clean within 5 s once writes stop" \
 		"late: every member's superblock says clean" \
 		"a clean period longer than the delay turns safe_mode_late off" \
-		"safe_mode_adaptive 0 turns safe_mode_late off at once"; do
-		ktap_skip "$t" "no safe_mode_adaptive (in-tree md)"
+		"safe_mode_adaptive 0 turns safe_mode_late off at once" \
+		"stats: the two maxima reset on 0, refuse anything else"; do
+		ktap_skip "$t" "fork-only files (in-tree md has none)"
 	done
 else
 	ktap_check "safe_mode_adaptive: 2, -1, x refused" adaptive_refuses
@@ -117,6 +133,8 @@ else
 		long_clean_period
 	ktap_check "safe_mode_adaptive 0 turns safe_mode_late off at once" \
 		adaptive_off
+	ktap_check "stats: the two maxima reset on 0, refuse anything else" \
+		max_reset
 fi
 ktap_check "mdadm --stop" mdadm --stop $MD
 ktap_finish

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Pool one fio job's md runs from several `make bench` results.
+
+    tests/vm/bench_pool.py JOB results/bench-A results/bench-B ...
+
+Wall-clock latency tails under TCG move by tens of percent between runs
+of the same code, so one bench's medians of 3-6 runs cannot tell a
+difference of 10-20% from noise.  This reads every fork and in-tree run
+of JOB in the given results (each one `raw/JOB/runs.txt` plus its fio
+JSON), and prints per metric: the median of each implementation's runs,
+their ratio, P(fork > in-tree) (the share of (fork, in-tree) run pairs
+in which the fork's value is larger; 0.50 means no tendency either
+way; ties count half) and the two-sided p-value of the Mann-Whitney U
+test for it (normal approximation, tie-corrected).  Small p (< 0.05)
+says the difference is unlikely to be noise; larger p says these runs
+cannot tell the two apart.
+"""
+import json
+import math
+import os
+import statistics
+import sys
+
+METRICS = (
+    ("total p99", "lat_ns", "99.000000"),
+    ("total p99.9", "lat_ns", "99.900000"),
+    ("total max", "lat_ns", "max"),
+    ("clat p99", "clat_ns", "99.000000"),
+    ("clat p99.9", "clat_ns", "99.900000"),
+    ("clat max", "clat_ns", "max"),
+    ("slat max", "slat_ns", "max"),
+)
+
+
+def value(st, kind, key):
+    d = st.get(kind)
+    if not d:
+        return None
+    if key == "max":
+        return d["max"] / 1000
+    p = d.get("percentile", {}).get(key)
+    return None if p is None else p / 1000
+
+
+def load(dirs, job):
+    runs = {"intree": [], "fork": []}
+    for top in dirs:
+        d = os.path.join(top, "raw", job)
+        if not os.path.exists(os.path.join(d, "runs.txt")):
+            d = os.path.join(top, job)
+        for line in open(os.path.join(d, "runs.txt")):
+            target, _n, _g, fn = line.split()
+            if target not in runs:
+                continue
+            with open(os.path.join(d, fn)) as f:
+                data = json.load(f)
+            best = max((j[k] for j in data["jobs"] for k in ("read", "write")
+                        if j.get(k, {}).get("io_bytes")), key=lambda s: s["io_bytes"])
+            runs[target].append(best)
+    return runs
+
+
+def mann_whitney(x, y):
+    """(P(x > y) with ties as half, two-sided p) for samples x, y."""
+    n1, n2 = len(x), len(y)
+    a12 = sum((a > b) + 0.5 * (a == b) for a in x for b in y) / (n1 * n2)
+    allv = sorted(x + y)
+    n = n1 + n2
+    ties = sum(c ** 3 - c for c in (allv.count(v) for v in set(allv)))
+    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return a12, 1.0
+    z = (abs(a12 * n1 * n2 - n1 * n2 / 2) - 0.5) / math.sqrt(var)
+    return a12, math.erfc(max(z, 0) / math.sqrt(2))
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__.strip().splitlines()[2].strip())
+        return 2
+    job, dirs = sys.argv[1], sys.argv[2:]
+    runs = load(dirs, job)
+    nf, ni = len(runs["fork"]), len(runs["intree"])
+    print(f"{job}: {nf} fork and {ni} in-tree runs from {len(dirs)} bench result(s)")
+    if nf < 2 or ni < 2:
+        print("not enough runs")
+        return 1
+    print(f"{'metric':<12} {'fork med':>10} {'in-tree med':>12} {'ratio':>6} "
+          f"{'P(fork>in-tree)':>16} {'p':>6}")
+    for name, kind, key in METRICS:
+        f = [v for v in (value(s, kind, key) for s in runs["fork"]) if v is not None]
+        i = [v for v in (value(s, kind, key) for s in runs["intree"]) if v is not None]
+        if len(f) < 2 or len(i) < 2:
+            continue
+        a12, p = mann_whitney(f, i)
+        fm, im = statistics.median(f), statistics.median(i)
+        print(f"{name:<12} {fm:>8.0f}us {im:>10.0f}us {fm / im:>6.2f} {a12:>16.2f} {p:>6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
