@@ -801,42 +801,31 @@ static ssize_t md_stat_reset(struct mddev *mddev, const char *buf, size_t len,
 	return len;
 }
 
+/* A maximum: as MD_STAT, and writing "0" resets it. */
+#define MD_STAT_MAX(_name, _expr) \
+static u64 *stat_##_name##_field(struct md_core *core) \
+{ \
+	return &(_expr); \
+} \
+static ssize_t stat_##_name##_show(struct mddev *mddev, char *page) \
+{ \
+	return md_stat_u64(page, mddev, \
+			   stat_##_name##_field(to_core(mddev))); \
+} \
+static ssize_t stat_##_name##_store(struct mddev *mddev, const char *buf, \
+				    size_t len) \
+{ \
+	return md_stat_reset(mddev, buf, len, \
+			     stat_##_name##_field(to_core(mddev))); \
+} \
+static struct md_sysfs_entry md_stat_##_name = \
+	__ATTR(_name, 0644, stat_##_name##_show, stat_##_name##_store)
+
 MD_STAT(clean_to_dirty, core->dirty_transitions);
 MD_STAT(write_wait_total_ns, core->write_wait_ns_total);
+MD_STAT_MAX(write_wait_max_ns, core->write_wait_ns_max);
 MD_STAT(clean_check_total_ns, core->clean_check_ns_total);
-
-/* the two maxima, resettable */
-static ssize_t stat_write_wait_max_ns_show(struct mddev *mddev, char *page)
-{
-	return md_stat_u64(page, mddev, &to_core(mddev)->write_wait_ns_max);
-}
-
-static ssize_t stat_write_wait_max_ns_store(struct mddev *mddev,
-					    const char *buf, size_t len)
-{
-	return md_stat_reset(mddev, buf, len,
-			     &to_core(mddev)->write_wait_ns_max);
-}
-
-static struct md_sysfs_entry md_stat_write_wait_max_ns =
-	__ATTR(write_wait_max_ns, 0644, stat_write_wait_max_ns_show,
-	       stat_write_wait_max_ns_store);
-
-static ssize_t stat_clean_check_max_ns_show(struct mddev *mddev, char *page)
-{
-	return md_stat_u64(page, mddev, &to_core(mddev)->clean_check_ns_max);
-}
-
-static ssize_t stat_clean_check_max_ns_store(struct mddev *mddev,
-					     const char *buf, size_t len)
-{
-	return md_stat_reset(mddev, buf, len,
-			     &to_core(mddev)->clean_check_ns_max);
-}
-
-static struct md_sysfs_entry md_stat_clean_check_max_ns =
-	__ATTR(clean_check_max_ns, 0644, stat_clean_check_max_ns_show,
-	       stat_clean_check_max_ns_store);
+MD_STAT_MAX(clean_check_max_ns, core->clean_check_ns_max);
 
 static ssize_t stat_safe_mode_late_show(struct mddev *mddev, char *page)
 {
