@@ -16,31 +16,23 @@ test for it (normal approximation, tie-corrected).  Small p (< 0.05)
 says the difference is unlikely to be noise; larger p says these runs
 cannot tell the two apart.
 """
-import json
 import math
 import os
 import statistics
 import sys
 
+from bench_summary import fio_stats
+
+# (printed name, fio_stats() key)
 METRICS = (
-    ("total p99", "lat_ns", "99.000000"),
-    ("total p99.9", "lat_ns", "99.900000"),
-    ("total max", "lat_ns", "max"),
-    ("clat p99", "clat_ns", "99.000000"),
-    ("clat p99.9", "clat_ns", "99.900000"),
-    ("clat max", "clat_ns", "max"),
-    ("slat max", "slat_ns", "max"),
+    ("total p99", "lat_p99_us"),
+    ("total p99.9", "lat_p999_us"),
+    ("total max", "lat_max_us"),
+    ("clat p99", "clat_p99_us"),
+    ("clat p99.9", "clat_p999_us"),
+    ("clat max", "clat_max_us"),
+    ("slat max", "slat_max_us"),
 )
-
-
-def value(st, kind, key):
-    d = st.get(kind)
-    if not d:
-        return None
-    if key == "max":
-        return d["max"] / 1000
-    p = d.get("percentile", {}).get(key)
-    return None if p is None else p / 1000
 
 
 def load(dirs, job):
@@ -51,13 +43,8 @@ def load(dirs, job):
             d = os.path.join(top, job)
         for line in open(os.path.join(d, "runs.txt")):
             target, _n, _g, fn = line.split()
-            if target not in runs:
-                continue
-            with open(os.path.join(d, fn)) as f:
-                data = json.load(f)
-            best = max((j[k] for j in data["jobs"] for k in ("read", "write")
-                        if j.get(k, {}).get("io_bytes")), key=lambda s: s["io_bytes"])
-            runs[target].append(best)
+            if target in runs:
+                runs[target].append(fio_stats(os.path.join(d, fn)))
     return runs
 
 
@@ -88,9 +75,9 @@ def main():
         return 1
     print(f"{'metric':<12} {'fork med':>10} {'in-tree med':>12} {'ratio':>6} "
           f"{'P(fork>in-tree)':>16} {'p':>6}")
-    for name, kind, key in METRICS:
-        f = [v for v in (value(s, kind, key) for s in runs["fork"]) if v is not None]
-        i = [v for v in (value(s, kind, key) for s in runs["intree"]) if v is not None]
+    for name, key in METRICS:
+        f = [s[key] for s in runs["fork"] if key in s]
+        i = [s[key] for s in runs["intree"] if key in s]
         if len(f) < 2 or len(i) < 2:
             continue
         a12, p = mann_whitney(f, i)
