@@ -301,6 +301,20 @@ md_array_as() {
 	[ "$(cat /sys/block/md0/md/degraded)" = "$2" ]
 }
 
+# md_writes: writes md0 has completed (/sys/block/md0/stat).
+md_writes() { awk '{ print $5 }' /sys/block/md0/stat; }
+
+# wait_writes_start COUNT: until md0 has completed more than COUNT writes
+# (a background fio is going); 20 s at most.
+wait_writes_start() {
+	_i=0
+	while [ "$(md_writes)" -le "$1" ]; do
+		_i=$((_i + 1))
+		[ $_i -gt 200 ] && { echo "no writes reached md0"; return 1; }
+		sleep 0.1
+	done
+}
+
 # ---- mdadm output, resync speed, sysfs errors -------------------------------
 
 # md_field KEY: from `mdadm --detail`/`--examine` text on stdin, print the

@@ -28,18 +28,6 @@
 MD=/dev/md0
 SIZE=32M
 
-md_writes() { awk '{ print $5 }' /sys/block/md0/stat; }
-
-# wait_writes_start: until md0 has completed some writes (fio is going)
-wait_writes_start() {
-	_i=0
-	while [ "$(md_writes)" -le "$1" ]; do
-		_i=$((_i + 1))
-		[ $_i -gt 200 ] && { echo "no writes reached md0"; return 1; }
-		sleep 0.1
-	done
-}
-
 # degraded_as WANT_MDSTAT WANT_DEGRADED: e.g. "[2/1] [U_]" 1
 degraded_as() {
 	mdstat_array md0

@@ -33,15 +33,6 @@ export DM_DISABLE_UDEV=1	# no udev in the guest: dmsetup makes the nodes
 MD=/dev/md0
 SIZE=32M
 
-wait_writes_start() {
-	_i=0
-	while [ "$(awk '{ print $5 }' /sys/block/md0/stat)" -le "$1" ]; do
-		_i=$((_i + 1))
-		[ $_i -gt 200 ] && { echo "no writes reached md0"; return 1; }
-		sleep 0.1
-	done
-}
-
 range_md5() { # DEV SECTOR COUNT (O_DIRECT: md writes bypass DEV's page cache)
 	dd if="$1" bs=4k iflag=direct,skip_bytes,count_bytes skip=$(($2 * 512)) \
 		count=$(($3 * 512)) 2>/dev/null | md5sum | cut -d' ' -f1
@@ -113,7 +104,7 @@ ktap_check "create raid1 (m0, m1), drop the bad-block log" sh -c "
 	mdadm --assemble $MD --update=no-bbl /dev/mapper/m0 /dev/mapper/m1 &&
 	! mdadm --examine /dev/mapper/m1 | grep -q 'Bad Block Log'"
 ktap_check "resync completes" wait_resync md0 60
-w0=$(awk '{ print $5 }' /sys/block/md0/stat)
+w0=$(md_writes)
 # shellcheck disable=SC2086 # FIO_VERIFY_ARGS is a list of options
 (cd /tmp && exec fio --name=werr --filename=$MD --size=$SIZE $FIO_VERIFY_ARGS \
 	--do_verify=1 --rate=,8m --eta=never) > /tmp/fio.out 2>&1 &
