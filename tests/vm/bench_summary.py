@@ -326,8 +326,8 @@ def sys_line(out, groups, targets):
 
 def per_run_max(out, js, targets, ga, gb, fi, it):
     """Each run's max latency, and the median of those over runs."""
-    key = "lat_max_us" if all("lat_max_us_median" in (js["targets"].get(t) or {"lat_max_us_median": 0})
-                              for t in targets) else "clat_max_us"
+    present = [js["targets"][t] for t in targets if js["targets"].get(t)]
+    key = "lat_max_us" if all("lat_max_us_median" in s for s in present) else "clat_max_us"
     name = "total" if key == "lat_max_us" else "clat"
     rows = [(t, js["targets"][t]) for t in targets
             if js["targets"].get(t) and key + "_median" in js["targets"][t]]
