@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make check`: everything a change must pass, from a fresh Debian 12.
-#   1. prerequisites (tests/vm/setup.sh; a no-op when already done)
+#   1. prerequisites (tests/vm/setup.sh; a no-op when already done), and
+#      the VM accelerator (tests/vm/host-lib.sh: choose_accel)
 #   2. user-space unit tests (tests/unit) and the model (tests/model),
 #      each only if its Makefile exists
 #   3. build the modules (W=1)
@@ -37,6 +38,12 @@ stage() { # name cmd...
 
 T0=$(date +%s)
 stage setup tests/vm/setup.sh || { echo "check: setup failed" >&2; exit 1; }
+# The accelerator (kvm only if a probe guest boots with it, else tcg),
+# chosen once here and inherited by both VM stages through the
+# environment (VM_ACCEL_USED).  VM_ACCEL=kvm that cannot work stops here.
+# shellcheck source=vm/host-lib.sh
+. "$SRC/tests/vm/host-lib.sh"
+stage accel ensure_setup || exit 1
 if [ -f tests/unit/Makefile ]; then stage unit make -C "$SRC" unit; fi
 if [ -f tests/model/Makefile ]; then stage model make -C "$SRC" model; fi
 if stage build make -C "$SRC" modules; then
@@ -49,7 +56,7 @@ else
 fi
 
 echo
-echo "######## make check summary ($(git describe --always --dirty 2>/dev/null))"
+echo "######## make check summary ($(git describe --always --dirty 2>/dev/null), accel $(accel_label))"
 printf '%s\n' "${summary[@]}"
 echo "total $(( $(date +%s) - T0 ))s"
 if [ ${#failed[@]} -gt 0 ]; then

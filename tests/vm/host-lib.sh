@@ -28,6 +28,8 @@ ensure_setup() {
 	KTREE=$CACHE/kernel-$KABI
 	VMLINUZ=$KTREE/boot/vmlinuz-$KABI
 	[ -e "$VMLINUZ" ] || die "no kernel image at $VMLINUZ (run tests/vm/setup.sh)"
+	mkdir -p "$CACHE/initramfs" "$RESULTS"
+	choose_accel
 }
 
 # Build our modules unless NO_BUILD=1 (kbuild is incremental: cheap no-op).
@@ -151,32 +153,184 @@ build_initrd() {
 	rm -rf "$ov" "$out.overlay"
 }
 
+# ---- accelerator -----------------------------------------------------
+# A writable /dev/kvm does not mean KVM can run a guest: under nested
+# virtualisation QEMU may abort at once (-cpu max) or hang before the
+# kernel prints anything (-cpu host).  So KVM is used only after a tiny
+# guest (busybox + an /init that prints a marker) booted with it within
+# VM_KVM_PROBE_S seconds (20); otherwise TCG.  The choice is made once per
+# run and exported (VM_ACCEL_USED, VM_ACCEL_WHY) so that every runner
+# started by the same `make check` reuses it.
+#   VM_ACCEL=auto (default) | kvm (fail fast if KVM cannot boot) | tcg
+#   VM_KVM=0 is an alias for VM_ACCEL=tcg.
+#   -icount in VM_QEMU_ARGS is TCG-only: auto picks tcg, kvm refuses.
+VM_KVM_PROBE_S=${VM_KVM_PROBE_S:-20}
+PROBE_MARKER=@@KVM-PROBE-BOOTED
+
+# _probe_initrd OUT: busybox and an /init that prints the marker and
+# powers off.  The kernel's built-in initramfs already has /dev/console.
+_probe_initrd() {
+	local root
+	root=$(mktemp -d "$CACHE/initramfs/probe.XXXXXX")
+	mkdir -p "$root/bin"
+	cp -L /bin/busybox "$root/bin/busybox"
+	printf '#!/bin/busybox sh\necho %s\n/bin/busybox poweroff -f\n' \
+		"$PROBE_MARKER" > "$root/init"
+	chmod 0755 "$root/init"
+	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$1"
+	rm -rf "$root"
+}
+
+# _kvm_probe: 0 when a KVM guest printed the marker; else 1 with the
+# reason in PROBE_WHY.  The console goes to .cache/kvm-probe.log.
+_kvm_probe() {
+	local initrd log t0 rc
+	PROBE_LOG=
+	if [ ! -e /dev/kvm ]; then
+		PROBE_WHY="/dev/kvm not found"
+		return 1
+	fi
+	if [ ! -w /dev/kvm ]; then
+		PROBE_WHY="/dev/kvm not writable by $(id -un)"
+		return 1
+	fi
+	initrd=$CACHE/initramfs/kvm-probe.cpio.gz
+	log=$CACHE/kvm-probe.log
+	_probe_initrd "$initrd"
+	t0=$(date +%s%N)
+	rc=0
+	timeout -k 5 "$VM_KVM_PROBE_S" qemu-system-x86_64 \
+		-machine q35,accel=kvm -cpu host -smp 1 -m 256 \
+		-display none -serial stdio -monitor none -no-reboot \
+		-kernel "$VMLINUZ" -initrd "$initrd" \
+		-append "console=ttyS0 quiet panic=-1 rdinit=/init" \
+		</dev/null > "$log" 2>&1 || rc=$?
+	rm -f "$initrd"
+	if grep -aq "^$PROBE_MARKER" "$log"; then
+		PROBE_WHY="probe guest booted in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+		return 0
+	fi
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		PROBE_WHY="probe guest did not boot within ${VM_KVM_PROBE_S} s"
+	else
+		PROBE_WHY="qemu exited ($rc) before the probe guest booted: $(grep -av '^$' "$log" | tail -n1)"
+	fi
+	PROBE_LOG=${log#"$SRC"/}
+	return 1
+}
+
+# choose_accel: set and export VM_ACCEL_USED (kvm|tcg) and VM_ACCEL_WHY,
+# print the choice once.  Needs ensure_setup (the probe boots VMLINUZ).
+choose_accel() {
+	if [ -n "${VM_ACCEL_USED:-}" ]; then
+		case "$VM_ACCEL_USED" in
+		kvm|tcg) return 0 ;;
+		*) die "VM_ACCEL_USED must be kvm or tcg (got '$VM_ACCEL_USED')" ;;
+		esac
+	fi
+	local mode=${VM_ACCEL:-} used why
+	if [ -z "$mode" ]; then
+		mode=auto
+		[ "${VM_KVM:-1}" = 0 ] && mode=tcg
+	fi
+	case "$mode" in
+	auto|kvm|tcg) ;;
+	*) die "VM_ACCEL must be auto, kvm or tcg (got '$mode')" ;;
+	esac
+	if [ "$mode" = tcg ]; then
+		used=tcg why="VM_ACCEL=tcg"
+		[ -z "${VM_ACCEL:-}" ] && why="VM_KVM=0"
+	elif [[ "${VM_QEMU_ARGS:-}" == *-icount* ]]; then
+		[ "$mode" = kvm ] && die "VM_ACCEL=kvm: -icount in VM_QEMU_ARGS needs tcg"
+		used=tcg why="-icount in VM_QEMU_ARGS needs tcg"
+	elif _kvm_probe; then
+		used=kvm why="kvm: $PROBE_WHY"
+	elif [ "$mode" = kvm ]; then
+		die "VM_ACCEL=kvm: $PROBE_WHY${PROBE_LOG:+ (console: $PROBE_LOG)}; use VM_ACCEL=tcg or auto"
+	else
+		used=tcg why="kvm: $PROBE_WHY; using tcg"
+	fi
+	VM_ACCEL_USED=$used VM_ACCEL_WHY=$why
+	export VM_ACCEL_USED VM_ACCEL_WHY
+	echo "vm: accelerator $used ($why)" >&2
+	if [ "$used" = tcg ] && [ -n "${PROBE_LOG:-}" ]; then
+		echo "vm: the KVM probe's console is in $PROBE_LOG" >&2
+	fi
+}
+
+# accel_label: how results name the accelerator: "tcg", "kvm", or with
+# extra QEMU options "tcg, 1 vCPU, -icount shift=4,sleep=off".
+accel_label() {
+	local l=${VM_ACCEL_USED:-unknown}
+	[ -n "${VM_QEMU_ARGS:-}" ] && l="$l, ${VM_CPUS:-2} vCPU, $VM_QEMU_ARGS"
+	echo "$l"
+}
+
+# _boot_watch LOG PIDFILE SECONDS: stop the guest (the process in
+# PIDFILE) unless its console shows the harness's boot marker within
+# SECONDS.
+_boot_watch() {
+	local end=$((SECONDS + $3)) pid
+	while [ $SECONDS -lt "$end" ]; do
+		grep -aq '^@@HARNESS-BEGIN' "$1" 2>/dev/null && return 0
+		sleep 1
+	done
+	grep -aq '^@@HARNESS-BEGIN' "$1" 2>/dev/null && return 0
+	pid=$(cat "$2" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null
+	sleep 5
+	kill -9 "$pid" 2>/dev/null
+	return 0
+}
+
 # boot_vm INITRD LOGFILE TIMEOUT_S [DISK_IMAGE...]
 # Each DISK_IMAGE becomes a virtio disk (/dev/vda, /dev/vdb, ... in order).
 # Streams the serial console to stdout and LOGFILE.  Returns qemu's status
-# (124 when the host-side timeout fired).
-# Environment: VM_CPUS (2), VM_MEM (MiB, 4096), VM_APPEND (kernel command
-# line), VM_KVM=0 (TCG even where /dev/kvm exists), VM_QEMU_ARGS (extra
-# QEMU options, split on spaces; e.g. "-icount shift=4" with VM_CPUS=1
-# makes guest time count instructions, see BENCHMARKS.md).
+# (124 when the host-side timeout fired), or 125 when the guest did not
+# boot: no @@HARNESS-BEGIN from its /init within VM_BOOT_S seconds
+# (default 120 under TCG, 60 under KVM), after which QEMU is stopped.
+# Environment: VM_ACCEL (see choose_accel), VM_CPUS (2), VM_MEM (MiB,
+# 4096), VM_APPEND (kernel command line), VM_QEMU_ARGS (extra QEMU
+# options, split on spaces; e.g. "-icount shift=4" with VM_CPUS=1 makes
+# guest time count instructions, see BENCHMARKS.md).
 boot_vm() {
-	local initrd=$1 log=$2 tmo=$3 extra=() rc disk
+	local initrd=$1 log=$2 tmo=$3 extra=() rc disk cpu=max boot_s watch
 	shift 3
 	for disk in "$@"; do
 		[ -n "$disk" ] && extra+=(-drive "file=$disk,if=virtio,format=raw,cache=unsafe")
 	done
-	local accel=tcg qargs=()
+	local qargs=()
 	read -ra qargs <<< "${VM_QEMU_ARGS:-}"
-	[ -w /dev/kvm ] && [ "${VM_KVM:-1}" = 1 ] && accel=kvm
+	choose_accel
+	[ "$VM_ACCEL_USED" = kvm ] && cpu=host
+	boot_s=${VM_BOOT_S:-120}
+	[ -z "${VM_BOOT_S:-}" ] && [ "$VM_ACCEL_USED" = kvm ] && boot_s=60
+	[[ "$boot_s" =~ ^[1-9][0-9]*$ ]] || die "VM_BOOT_S must be a positive number of seconds"
+	rm -f "$log.pid"
+	: > "$log"
 	set +e
-	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		-machine "q35,accel=$accel" -cpu max -smp "${VM_CPUS:-2}" -m "${VM_MEM:-4096}" \
-		-display none -serial stdio -monitor none -no-reboot \
-		-kernel "$VMLINUZ" -initrd "$initrd" "${extra[@]}" "${qargs[@]}" \
-		-append "console=ttyS0 quiet panic=-1 rdinit=/init ${VM_APPEND:-}" \
-		</dev/null 2>&1 | tr -d '\r' | tee "$log"
+	_boot_watch "$log" "$log.pid" "$boot_s" &
+	watch=$!
+	# the watcher stops QEMU through timeout(1), which passes the signal on
+	{
+		echo "$BASHPID" > "$log.pid"
+		exec timeout -k 10 "$tmo" qemu-system-x86_64 \
+			-machine "q35,accel=$VM_ACCEL_USED" -cpu "$cpu" \
+			-smp "${VM_CPUS:-2}" -m "${VM_MEM:-4096}" \
+			-display none -serial stdio -monitor none -no-reboot \
+			-kernel "$VMLINUZ" -initrd "$initrd" "${extra[@]}" "${qargs[@]}" \
+			-append "console=ttyS0 quiet panic=-1 rdinit=/init ${VM_APPEND:-}"
+	} </dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$log"
 	rc=${PIPESTATUS[0]}
+	kill "$watch" 2>/dev/null
+	wait "$watch" 2>/dev/null
 	set -e
+	rm -f "$log.pid"
+	if ! grep -aq '^@@HARNESS-BEGIN' "$log"; then
+		BOOT_FAIL="guest did not boot (accel=$(accel_label), see ${log#"$SRC"/})"
+		echo "vm: $BOOT_FAIL: no boot marker within ${boot_s}s (qemu exit $rc)" >&2
+		return 125
+	fi
 	return "$rc"
 }
 
