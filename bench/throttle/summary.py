@@ -156,16 +156,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
     ap.add_argument("--out", required=True)
-    for k in ("commit", "kernel", "date", "host"):
+    for k in ("commit", "kernel", "date", "host", "accel"):
         ap.add_argument("--" + k, default="?")
     a = ap.parse_args()
     params = open(os.path.join(a.dir, "params.txt")).read() if os.path.exists(
         os.path.join(a.dir, "params.txt")) else ""
     members = [m for m in ("nullb", "brd") if os.path.isdir(os.path.join(a.dir, m))]
     summary = {"date": a.date, "kernel": a.kernel, "commit": a.commit, "host": a.host,
-               "params": params, "members": {}}
+               "accel": a.accel, "params": params, "members": {}}
     print(f"resync throttle bench  date: {a.date}  kernel: {a.kernel}  commit: {a.commit}")
-    print(f"          host: {a.host}")
+    print(f"          host: {a.host}  accel: {a.accel}")
     print("          " + " ".join(params.split()))
     print("Medians over runs; ratios are median(during repair) / median(idle) of the same implementation.")
     for mem in members:

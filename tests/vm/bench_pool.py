@@ -16,6 +16,7 @@ test for it (normal approximation, tie-corrected).  Small p (< 0.05)
 says the difference is unlikely to be noise; larger p says these runs
 cannot tell the two apart.
 """
+import json
 import math
 import os
 import statistics
@@ -48,6 +49,22 @@ def load(dirs, job):
     return runs
 
 
+def accel_of(top):
+    """The accelerator a bench ran under, from its summary.json.
+
+    Results made before the summary named it ran under TCG: their host
+    line says "QEMU TCG", with the QEMU options after it."""
+    try:
+        with open(os.path.join(top, "summary.json")) as f:
+            s = json.load(f)
+    except (OSError, ValueError):
+        return "unknown"
+    if "accel" in s:
+        return s["accel"]
+    host = s.get("host", "")
+    return "tcg" + host.split("QEMU TCG (no KVM)", 1)[1] if "QEMU TCG" in host else "unknown"
+
+
 def mann_whitney(x, y):
     """(P(x > y) with ties as half, two-sided p) for samples x, y."""
     n1, n2 = len(x), len(y)
@@ -67,9 +84,15 @@ def main():
         print(__doc__.strip().splitlines()[2].strip())
         return 2
     job, dirs = sys.argv[1], sys.argv[2:]
+    accels = sorted({accel_of(d) for d in dirs})
+    if len(accels) > 1:
+        # kvm and tcg (or icount) numbers are not comparable
+        print(f"{job}: the results ran under different accelerators: {', '.join(accels)}")
+        return 1
     runs = load(dirs, job)
     nf, ni = len(runs["fork"]), len(runs["intree"])
-    print(f"{job}: {nf} fork and {ni} in-tree runs from {len(dirs)} bench result(s)")
+    print(f"{job}: {nf} fork and {ni} in-tree runs from {len(dirs)} bench result(s), "
+          f"accel {accels[0]}")
     if nf < 2 or ni < 2:
         print("not enough runs")
         return 1

@@ -383,15 +383,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
     ap.add_argument("--json", required=True)
-    for k in ("commit", "kernel", "date", "host"):
+    for k in ("commit", "kernel", "date", "host", "accel"):
         ap.add_argument("--" + k, default="unknown")
     ap.add_argument("jobs", nargs="+")
     a = ap.parse_args()
 
-    summary = {"date": a.date, "kernel": a.kernel, "commit": a.commit, "host": a.host, "jobs": {}}
+    summary = {"date": a.date, "kernel": a.kernel, "commit": a.commit, "host": a.host,
+               "accel": a.accel, "jobs": {}}
     out = []
     out.append(f"md bench  date: {a.date}  kernel: {a.kernel}  commit: {a.commit}")
-    out.append(f"          host: {a.host}")
+    out.append(f"          host: {a.host}  accel: {a.accel}")
     for job in a.jobs:
         d = os.path.join(a.dir, job)
         if not os.path.exists(os.path.join(d, "params.txt")):
