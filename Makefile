@@ -50,12 +50,14 @@ vm-check: modules
 check: $(CACHE)/kabi.mk
 	$(SRC)/tests/check.sh
 
-demo: modules
+# These scripts build the modules themselves, after they have said which
+# VM accelerator they use.
+demo: $(CACHE)/kabi.mk
 	$(SRC)/tests/vm/demo
 
-bench: modules
+bench: $(CACHE)/kabi.mk
 	$(SRC)/tests/vm/bench
 
 # Resync throttle benchmark (issue 5), see BENCHMARKS.md.
-bench-throttle: modules
+bench-throttle: $(CACHE)/kabi.mk
 	$(SRC)/tests/vm/bench-throttle
