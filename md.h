@@ -45,7 +45,8 @@
 #include "writes_pending.h"
 #include "resync_throttle.h"
 
-#define MD_VERSION_STRING "0.1-fork"
+/* MODULE_VERSION of every module of the stack; Kbuild takes the number from dkms.conf */
+#define MD_VERSION_STRING MD_FORK_VERSION "-fork"
 
 /* md_rdev.flags bits */
 enum md_rdev_flag {

@@ -1622,7 +1622,7 @@ static void __exit raid1_exit(void)
 module_init(raid1_init);
 module_exit(raid1_exit);
 MODULE_LICENSE("GPL");
-MODULE_VERSION("0.1-fork");
+MODULE_VERSION(MD_VERSION_STRING);
 MODULE_DESCRIPTION("RAID1 (mirroring) personality for md (out-of-tree fork stack)");
 MODULE_ALIAS("md-personality-3");
 MODULE_ALIAS("md-raid1");
