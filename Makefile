@@ -13,7 +13,8 @@ CACHE := $(SRC)/.cache
 KDIR ?= /usr/src/linux-headers-$(KABI)
 
 .PHONY: all modules setup clean check unit model vm-check demo bench \
-	bench-throttle checkpatch sparse
+	bench-throttle checkpatch sparse install uninstall dkms-install \
+	dkms-remove dkms-check
 
 all: modules
 
@@ -61,3 +62,21 @@ bench: $(CACHE)/kabi.mk
 # Resync throttle benchmark (issue 5), see BENCHMARKS.md.
 bench-throttle: $(CACHE)/kabi.mk
 	$(SRC)/tests/vm/bench-throttle
+
+# Install on a host (README, "Install on a Debian 12 host"): into
+# lib/modules/$(KABI)/updates/, with or without DKMS; scripts/install.sh.
+install: modules
+	KABI=$(KABI) $(SRC)/scripts/install.sh install
+
+uninstall: $(CACHE)/kabi.mk
+	KABI=$(KABI) $(SRC)/scripts/install.sh uninstall
+
+dkms-install: $(CACHE)/kabi.mk
+	KABI=$(KABI) $(SRC)/scripts/install.sh dkms-install
+
+dkms-remove: $(CACHE)/kabi.mk
+	KABI=$(KABI) $(SRC)/scripts/install.sh dkms-remove
+
+# dkms build in private trees: dkms.conf must build (make check runs it)
+dkms-check: $(CACHE)/kabi.mk
+	KABI=$(KABI) $(SRC)/scripts/install.sh dkms-check

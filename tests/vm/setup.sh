@@ -16,7 +16,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 PKGS=(qemu-system-x86 busybox-static mdadm fio cpio spin gnuplot-nox sparse
       linux-source-6.1 xz-utils gzip make gcc libc6-dev python3 kmod dmsetup
-      ca-certificates
+      ca-certificates dkms
       git)
 
 missing_pkgs() {

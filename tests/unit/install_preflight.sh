@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# scripts/install.sh preflight over sample /proc/mdstat contents: what
+# this stack cannot serve is refused and named; what it serves passes.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+# case NAME WANT_RC WANT_GREP [FORCE]: MDSTAT from stdin
+case_() {
+	local name=$1 want=$2 pat=$3 force=${4:-0} rc
+	n=$((n + 1))
+	cat > "$tmp/mdstat"
+	FORCE=$force MDSTAT=$tmp/mdstat KABI=test \
+		"$top/scripts/install.sh" preflight > "$tmp/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$tmp/out"
+	if [ "$rc" = "$want" ] && grep -qE "$pat" "$tmp/out"; then
+		echo "ok $n $name"
+	else
+		echo "not ok $n $name # exit $rc (want $want), output must match '$pat'"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "KTAP version 1"
+echo "1..6"
+case_ "no arrays pass" 0 'preflight: no array' <<'M'
+Personalities :
+unused devices: <none>
+M
+case_ "an active raid1 passes" 0 'preflight: no array' <<'M'
+Personalities : [raid1]
+md0 : active raid1 sdb1[1] sda1[0]
+      1046528 blocks super 1.2 [2/2] [UU]
+
+unused devices: <none>
+M
+case_ "raid5 is refused and named" 1 'md1: level raid5 is not served' <<'M'
+Personalities : [raid1] [raid6] [raid5] [raid4]
+md0 : active raid1 sdb1[1] sda1[0]
+      1046528 blocks super 1.2 [2/2] [UU]
+
+md1 : active (auto-read-only) raid5 sde[3] sdd[1] sdc[0]
+      2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/3] [UUU]
+
+unused devices: <none>
+M
+case_ "a bitmap is refused and named" 1 'md0: has a write-intent bitmap' <<'M'
+Personalities : [raid1]
+md0 : active raid1 sdb[1] sda[0]
+      104791040 blocks super 1.2 [2/2] [UU]
+      bitmap: 1/1 pages [4KB], 65536KB chunk
+
+unused devices: <none>
+M
+case_ "an inactive array shows no level and passes" 0 'preflight: no array' <<'M'
+Personalities :
+md127 : inactive sdb[1](S) sda[0](S)
+      2093056 blocks super 1.2
+
+unused devices: <none>
+M
+case_ "FORCE=1 installs over a refusal" 0 'FORCE=1: installing anyway' 1 <<'M'
+Personalities : [raid10]
+md2 : active raid10 sdd[3] sdc[2] sdb[1] sda[0]
+      2093056 blocks super 1.2 512K chunks 2 near-copies [4/4] [UUUU]
+
+unused devices: <none>
+M
+echo "# install_preflight: $((n - failed))/$n passed"
+[ "$failed" = 0 ]
