@@ -11,6 +11,9 @@
 #      IMPL is set)
 #   5. the unclean-shutdown test (tests/vm/run-crash: three boots over the
 #      same disks) for the same implementations
+#   6. the installed path (tests/vm/run-install: make install into a
+#      staged module tree, modprobe picks this stack; make uninstall,
+#      in-tree again), and before the VM stages `make dkms-check`
 # Prints each stage's time; exits non-zero if any stage fails.
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,12 +50,15 @@ stage accel ensure_setup || exit 1
 if [ -f tests/unit/Makefile ]; then stage unit make -C "$SRC" unit; fi
 if [ -f tests/model/Makefile ]; then stage model make -C "$SRC" model; fi
 if stage build make -C "$SRC" modules; then
+	stage dkms make -C "$SRC" -s dkms-check
 	stage vm env NO_BUILD=1 IMPL="${IMPL:-both}" tests/vm/run-tests
 	stage crash env NO_BUILD=1 IMPL="${IMPL:-both}" tests/vm/run-crash
+	stage install env NO_BUILD=1 tests/vm/run-install
 else
 	summary+=("FAILED  vm             -   (not run: build failed)")
 	summary+=("FAILED  crash          -   (not run: build failed)")
-	failed+=(vm crash)
+	summary+=("FAILED  install        -   (not run: build failed)")
+	failed+=(vm crash install)
 fi
 
 echo
