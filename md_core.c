@@ -883,23 +883,42 @@ int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev)
 /* ---------------------------------------------------------------- */
 /* Run and stop */
 
+/*
+ * Stack @rdev's queue limits into the array's.  An operation that not
+ * every member serves is not advertised at all: the block layer then
+ * refuses it (or falls back to plain writes) before it reaches us, so no
+ * member ever sees a request it would fail.  Write-zeroes already stacks
+ * that way (minimum); discard and secure erase stack as the smallest
+ * non-zero value, so a member without them clears them here.  A
+ * personality that serves fewer operations clears more after calling
+ * this.  Caller holds reconfig_mutex (run, hot add).
+ */
+void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct request_queue *q;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->gendisk)
+		return;
+	q = mddev->gendisk->queue;
+	disk_stack_limits(mddev->gendisk, rdev->bdev,
+			  rdev->data_offset << SECTOR_SHIFT);
+	if (!bdev_max_discard_sectors(rdev->bdev))
+		blk_queue_max_discard_sectors(q, 0);
+	if (!bdev_max_secure_erase_sectors(rdev->bdev))
+		blk_queue_max_secure_erase_sectors(q, 0);
+}
+EXPORT_SYMBOL_GPL(md_stack_rdev_limits);
+
 static void md_stack_limits(struct mddev *mddev)
 {
 	struct request_queue *q = mddev->gendisk->queue;
 	struct md_rdev *rdev;
-	bool discard = true;
 
 	blk_set_stacking_limits(&q->limits);
-	rdev_for_each(rdev, mddev) {
-		if (test_bit(RD_FAULTY, &rdev->flags))
-			continue;
-		disk_stack_limits(mddev->gendisk, rdev->bdev,
-				  rdev->data_offset << SECTOR_SHIFT);
-		if (!bdev_max_discard_sectors(rdev->bdev))
-			discard = false;
-	}
-	if (!discard)
-		blk_queue_max_discard_sectors(q, 0);
+	rdev_for_each(rdev, mddev)
+		if (!test_bit(RD_FAULTY, &rdev->flags))
+			md_stack_rdev_limits(mddev, rdev);
 	blk_queue_write_cache(q, true, true);
 }
 
