@@ -54,6 +54,7 @@ enum md_rdev_flag {
 	RD_WRITE_MOSTLY,	/* avoid for reads when another mirror can */
 	RD_WANT_REMOVE,		/* detach from its slot at next chance */
 	RD_READ_ERRORS_SEEN,	/* a read error was corrected on it */
+	RD_FAILFAST,		/* failfast: superblock and sysfs only */
 };
 
 struct md_rdev {

@@ -784,13 +784,16 @@ static void md_export_all(struct mddev *mddev)
 /*
  * ADD_NEW_DISK / new_dev: before RUN a member of the array being
  * assembled or created; on a running array a hot-added spare.
+ * @info (ADD_NEW_DISK only): its write-mostly and failfast state bits
+ * set or clear those flags, over what the superblock says on a running
+ * array (before RUN the superblock is read again and decides).
  * @readd_slot >= 0: mdadm asks to re-add a former member in sync to
  * that slot.  Without a bitmap only an up to date member qualifies
  * (in-tree refuses the others with -EINVAL, and mdadm then adds the
  * device as a spare); it is still rebuilt in full.
  */
-int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
-		    int readd_slot)
+int md_add_new_disk(struct mddev *mddev, dev_t dev,
+		    const mdu_disk_info_t *info, int readd_slot)
 {
 	struct md_rdev *rdev, *ref;
 	int err;
@@ -822,8 +825,12 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
 			goto drop_rdev;
 		}
 	}
-	if (write_mostly)
-		set_bit(RD_WRITE_MOSTLY, &rdev->flags);
+	if (info) {
+		assign_bit(RD_WRITE_MOSTLY, &rdev->flags,
+			   info->state & (1 << MD_DISK_WRITEMOSTLY));
+		assign_bit(RD_FAILFAST, &rdev->flags,
+			   info->state & (1 << MD_DISK_FAILFAST));
+	}
 	err = md_bind_rdev(mddev, rdev);
 	if (err)
 		goto drop_rdev;

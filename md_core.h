@@ -159,8 +159,8 @@ int md_set_readonly(struct mddev *mddev, struct block_device *bdev);
 int md_restart_rw(struct mddev *mddev);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
-int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
-		    int readd_slot);
+int md_add_new_disk(struct mddev *mddev, dev_t dev,
+		    const mdu_disk_info_t *info, int readd_slot);
 int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev);
 void md_rdev_link_slot(struct md_rdev *rdev);
 void md_rdev_unlink_slot(struct md_rdev *rdev);
