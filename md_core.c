@@ -654,8 +654,9 @@ static void md_rdev_del_work(struct work_struct *ws)
 	kobject_put(&cr->rdev.kobj);
 }
 
-/* Open @dev exclusively and read its superblock. */
-static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev)
+/* Open @dev exclusively and, if @load_sb, read its superblock. */
+static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
+				      bool load_sb)
 {
 	struct md_core_rdev *cr;
 	struct md_rdev *rdev;
@@ -685,6 +686,8 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev)
 		goto free_rdev;
 	}
 	rdev->bdev = bdev;
+	if (!load_sb)
+		return rdev;
 	if (mddev->major_version != 1) {
 		pr_warn("md: %s: set a 1.x superblock version before adding %pg\n",
 			mdname(mddev), bdev);
@@ -801,7 +804,7 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev,
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (md_find_rdev(mddev, dev))
 		return -EBUSY;
-	rdev = md_import_rdev(mddev, dev);
+	rdev = md_import_rdev(mddev, dev, true);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 
@@ -842,6 +845,51 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev,
 		md_wakeup_thread(mddev);
 		md_new_event();
 	}
+	md_notify(mddev->sysfs_state);
+	return 0;
+
+drop_rdev:
+	md_drop_rdev(rdev);
+	return err;
+}
+
+static bool md_desc_nr_taken(struct mddev *mddev, int nr)
+{
+	struct md_rdev *rdev;
+
+	rdev_for_each(rdev, mddev)
+		if (rdev->desc_nr == nr)
+			return true;
+	return false;
+}
+
+/*
+ * new_dev while no metadata version is set (metadata_version "none"): as
+ * in-tree, the device joins without its superblock being read.  Such an
+ * array cannot be run (md_run() wants a 1.x version, which cannot be set
+ * while it has members); the member can only be looked at and removed
+ * again (dev-XXX/state "remove", STOP_ARRAY, array_state "clear").  It
+ * gets the lowest free desc_nr, as in-tree numbers members at bind.
+ */
+int md_add_bare_disk(struct mddev *mddev, dev_t dev)
+{
+	struct md_rdev *rdev;
+	int nr = 0, err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->pers || mddev->persistent)
+		return -EINVAL;
+	if (md_find_rdev(mddev, dev))
+		return -EBUSY;
+	rdev = md_import_rdev(mddev, dev, false);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	while (md_desc_nr_taken(mddev, nr))
+		nr++;
+	rdev->desc_nr = nr;
+	err = md_bind_rdev(mddev, rdev);
+	if (err)
+		goto drop_rdev;
 	md_notify(mddev->sysfs_state);
 	return 0;
 

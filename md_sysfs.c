@@ -323,7 +323,11 @@ static ssize_t new_dev_store(struct mddev *mddev, const char *buf, size_t len)
 	dev = MKDEV(major, minor);
 	if (MAJOR(dev) != major || MINOR(dev) != minor)
 		return -EOVERFLOW;
-	err = md_add_new_disk(mddev, dev, NULL, -1);
+	/* no metadata version yet: in-tree takes it without a superblock */
+	if (!mddev->persistent && !mddev->pers)
+		err = md_add_bare_disk(mddev, dev);
+	else
+		err = md_add_new_disk(mddev, dev, NULL, -1);
 	return err ? err : len;
 }
 MD_ATTR_WO(new_dev, new_dev);
