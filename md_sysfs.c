@@ -247,7 +247,8 @@ static ssize_t sync_min_store(struct mddev *mddev, const char *buf,
 		return -EINVAL;
 	if (test_bit(MDR_RUNNING, &mddev->recovery))
 		return -EBUSY;
-	WRITE_ONCE(core->sync_min_sectors, n);
+	/* as in-tree: whole 4 KiB blocks */
+	WRITE_ONCE(core->sync_min_sectors, round_down(n, 8));
 	return len;
 }
 MD_ATTR_RW(sync_min, sync_min);
