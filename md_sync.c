@@ -341,13 +341,12 @@ void md_reap_sync(struct mddev *mddev)
 	 * clears the range.  kthread_stop() ordered the thread's stores
 	 * before these reads; a thread stopped before it ran tells nothing.
 	 */
-	if (!core->sync_ended) {
-		/* nothing recorded */
-	} else if (core->sync_pass_done) {
+	if (core->sync_ended && core->sync_pass_done) {
 		if (test_bit(MDR_REQUESTED, &mddev->recovery))
 			WRITE_ONCE(core->sync_min_sectors, 0);
 		WRITE_ONCE(core->sync_max_sectors, MD_MAX_SECTOR);
-	} else if (test_bit(MDR_REQUESTED, &mddev->recovery)) {
+	} else if (core->sync_ended &&
+		   test_bit(MDR_REQUESTED, &mddev->recovery)) {
 		WRITE_ONCE(core->sync_min_sectors,
 			   READ_ONCE(mddev->curr_resync_completed));
 	}
