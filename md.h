@@ -55,6 +55,7 @@ enum md_rdev_flag {
 	RD_WRITE_MOSTLY,	/* avoid for reads when another mirror can */
 	RD_WANT_REMOVE,		/* detach from its slot at next chance */
 	RD_READ_ERRORS_SEEN,	/* a read error was corrected on it */
+	RD_FAILFAST,		/* failfast: superblock and sysfs only */
 };
 
 struct md_rdev {
@@ -291,6 +292,12 @@ void md_write_end(struct mddev *mddev);
  * (left In_sync, as in-tree): core should then fail the request (EBUSY).
  */
 void md_error(struct mddev *mddev, struct md_rdev *rdev);
+/*
+ * Stack a member's queue limits into the array's (run, hot add; under
+ * reconfig_mutex).  Discard, secure erase and write-zeroes stay
+ * advertised only while every member stacked so far serves them.
+ */
+void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev);
 /* raid1 calls these two from any context, hardirq included. */
 void md_done_sync(struct mddev *mddev, int sectors, bool ok);
 void md_wakeup_thread(struct mddev *mddev);

@@ -654,8 +654,9 @@ static void md_rdev_del_work(struct work_struct *ws)
 	kobject_put(&cr->rdev.kobj);
 }
 
-/* Open @dev exclusively and read its superblock. */
-static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev)
+/* Open @dev exclusively and, if @load_sb, read its superblock. */
+static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
+				      bool load_sb)
 {
 	struct md_core_rdev *cr;
 	struct md_rdev *rdev;
@@ -685,6 +686,8 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev)
 		goto free_rdev;
 	}
 	rdev->bdev = bdev;
+	if (!load_sb)
+		return rdev;
 	if (mddev->major_version != 1) {
 		pr_warn("md: %s: set a 1.x superblock version before adding %pg\n",
 			mdname(mddev), bdev);
@@ -784,13 +787,16 @@ static void md_export_all(struct mddev *mddev)
 /*
  * ADD_NEW_DISK / new_dev: before RUN a member of the array being
  * assembled or created; on a running array a hot-added spare.
+ * @info (ADD_NEW_DISK only): its write-mostly and failfast state bits
+ * set or clear those flags, over what the superblock says on a running
+ * array (before RUN the superblock is read again and decides).
  * @readd_slot >= 0: mdadm asks to re-add a former member in sync to
  * that slot.  Without a bitmap only an up to date member qualifies
  * (in-tree refuses the others with -EINVAL, and mdadm then adds the
  * device as a spare); it is still rebuilt in full.
  */
-int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
-		    int readd_slot)
+int md_add_new_disk(struct mddev *mddev, dev_t dev,
+		    const mdu_disk_info_t *info, int readd_slot)
 {
 	struct md_rdev *rdev, *ref;
 	int err;
@@ -798,7 +804,7 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (md_find_rdev(mddev, dev))
 		return -EBUSY;
-	rdev = md_import_rdev(mddev, dev);
+	rdev = md_import_rdev(mddev, dev, true);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 
@@ -822,8 +828,12 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
 			goto drop_rdev;
 		}
 	}
-	if (write_mostly)
-		set_bit(RD_WRITE_MOSTLY, &rdev->flags);
+	if (info) {
+		assign_bit(RD_WRITE_MOSTLY, &rdev->flags,
+			   info->state & (1 << MD_DISK_WRITEMOSTLY));
+		assign_bit(RD_FAILFAST, &rdev->flags,
+			   info->state & (1 << MD_DISK_FAILFAST));
+	}
 	err = md_bind_rdev(mddev, rdev);
 	if (err)
 		goto drop_rdev;
@@ -835,6 +845,51 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
 		md_wakeup_thread(mddev);
 		md_new_event();
 	}
+	md_notify(mddev->sysfs_state);
+	return 0;
+
+drop_rdev:
+	md_drop_rdev(rdev);
+	return err;
+}
+
+static bool md_desc_nr_taken(struct mddev *mddev, int nr)
+{
+	struct md_rdev *rdev;
+
+	rdev_for_each(rdev, mddev)
+		if (rdev->desc_nr == nr)
+			return true;
+	return false;
+}
+
+/*
+ * new_dev while no metadata version is set (metadata_version "none"): as
+ * in-tree, the device joins without its superblock being read.  Such an
+ * array cannot be run (md_run() wants a 1.x version, which cannot be set
+ * while it has members); the member can only be looked at and removed
+ * again (dev-XXX/state "remove", STOP_ARRAY, array_state "clear").  It
+ * gets the lowest free desc_nr, as in-tree numbers members at bind.
+ */
+int md_add_bare_disk(struct mddev *mddev, dev_t dev)
+{
+	struct md_rdev *rdev;
+	int nr = 0, err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->pers || mddev->persistent)
+		return -EINVAL;
+	if (md_find_rdev(mddev, dev))
+		return -EBUSY;
+	rdev = md_import_rdev(mddev, dev, false);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	while (md_desc_nr_taken(mddev, nr))
+		nr++;
+	rdev->desc_nr = nr;
+	err = md_bind_rdev(mddev, rdev);
+	if (err)
+		goto drop_rdev;
 	md_notify(mddev->sysfs_state);
 	return 0;
 
@@ -883,23 +938,42 @@ int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev)
 /* ---------------------------------------------------------------- */
 /* Run and stop */
 
+/*
+ * Stack @rdev's queue limits into the array's.  An operation that not
+ * every member serves is not advertised at all: the block layer then
+ * refuses it (or falls back to plain writes) before it reaches us, so no
+ * member ever sees a request it would fail.  Write-zeroes already stacks
+ * that way (minimum); discard and secure erase stack as the smallest
+ * non-zero value, so a member without them clears them here.  A
+ * personality that serves fewer operations clears more after calling
+ * this.  Caller holds reconfig_mutex (run, hot add).
+ */
+void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct request_queue *q;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->gendisk)
+		return;
+	q = mddev->gendisk->queue;
+	disk_stack_limits(mddev->gendisk, rdev->bdev,
+			  rdev->data_offset << SECTOR_SHIFT);
+	if (!bdev_max_discard_sectors(rdev->bdev))
+		blk_queue_max_discard_sectors(q, 0);
+	if (!bdev_max_secure_erase_sectors(rdev->bdev))
+		blk_queue_max_secure_erase_sectors(q, 0);
+}
+EXPORT_SYMBOL_GPL(md_stack_rdev_limits);
+
 static void md_stack_limits(struct mddev *mddev)
 {
 	struct request_queue *q = mddev->gendisk->queue;
 	struct md_rdev *rdev;
-	bool discard = true;
 
 	blk_set_stacking_limits(&q->limits);
-	rdev_for_each(rdev, mddev) {
-		if (test_bit(RD_FAULTY, &rdev->flags))
-			continue;
-		disk_stack_limits(mddev->gendisk, rdev->bdev,
-				  rdev->data_offset << SECTOR_SHIFT);
-		if (!bdev_max_discard_sectors(rdev->bdev))
-			discard = false;
-	}
-	if (!discard)
-		blk_queue_max_discard_sectors(q, 0);
+	rdev_for_each(rdev, mddev)
+		if (!test_bit(RD_FAULTY, &rdev->flags))
+			md_stack_rdev_limits(mddev, rdev);
 	blk_queue_write_cache(q, true, true);
 }
 

@@ -75,6 +75,12 @@ struct md_core {
 	unsigned long mark_jiffies[2];	/* [0] older speed mark */
 	sector_t mark_sectors[2];
 	bool sync_error;		/* md_done_sync(ok == false) seen */
+	/*
+	 * How the pass ended, for the reaper: sync_ended is cleared before
+	 * the thread starts and set once sync_pass_done (the pass reached
+	 * its end) is final; kthread_stop() orders both before the reaper.
+	 */
+	bool sync_ended, sync_pass_done;
 
 	/*
 	 * safe_mode_adaptive: sysfs knob, 0 or 1; WRITE_ONCE() by its store,
@@ -103,9 +109,14 @@ struct md_core {
 	 */
 	int sync_busy_pct, sync_idle_ms;
 
-	/* sysfs knobs kept for mdadm; reconfig_mutex */
+	/*
+	 * sysfs knobs kept for mdadm; written under reconfig_mutex, and only
+	 * while no sync thread runs (sync_min: its store refuses then; the
+	 * reaper records an interrupted check/repair's position in it).
+	 * sync_min is where a check/repair starts; sync_max is not honoured.
+	 */
 	int sync_force_parallel;
-	sector_t sync_min_sectors, sync_max_sectors;	/* not honoured yet */
+	sector_t sync_min_sectors, sync_max_sectors;
 
 	/*
 	 * The device is kept until its array is stopped (hold cleared under
@@ -159,8 +170,9 @@ int md_set_readonly(struct mddev *mddev, struct block_device *bdev);
 int md_restart_rw(struct mddev *mddev);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
-int md_add_new_disk(struct mddev *mddev, dev_t dev, bool write_mostly,
-		    int readd_slot);
+int md_add_new_disk(struct mddev *mddev, dev_t dev,
+		    const mdu_disk_info_t *info, int readd_slot);
+int md_add_bare_disk(struct mddev *mddev, dev_t dev);
 int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev);
 void md_rdev_link_slot(struct md_rdev *rdev);
 void md_rdev_unlink_slot(struct md_rdev *rdev);

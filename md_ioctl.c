@@ -102,6 +102,8 @@ static int md_get_disk_info(struct mddev *mddev, void __user *arg)
 			info.state |= (1 << MD_DISK_ACTIVE) | (1 << MD_DISK_SYNC);
 		if (test_bit(RD_WRITE_MOSTLY, &found->flags))
 			info.state |= 1 << MD_DISK_WRITEMOSTLY;
+		if (test_bit(RD_FAILFAST, &found->flags))
+			info.state |= 1 << MD_DISK_FAILFAST;
 	} else {
 		info.major = 0;
 		info.minor = 0;
@@ -203,9 +205,7 @@ static int md_ioctl_add_new_disk(struct mddev *mddev, void __user *arg)
 			return -EINVAL;
 		readd_slot = info.raid_disk;
 	}
-	return md_add_new_disk(mddev, dev,
-			       info.state & (1 << MD_DISK_WRITEMOSTLY),
-			       readd_slot);
+	return md_add_new_disk(mddev, dev, &info, readd_slot);
 }
 
 static int md_ioctl_hot_remove(struct mddev *mddev, dev_t dev)
@@ -232,7 +232,7 @@ static int md_ioctl_hot_add(struct mddev *mddev, dev_t dev)
 {
 	if (!mddev->pers)
 		return -ENODEV;
-	return md_add_new_disk(mddev, dev, false, -1);
+	return md_add_new_disk(mddev, dev, NULL, -1);
 }
 
 static int md_get_bitmap_file(void __user *arg)

@@ -360,9 +360,8 @@ int md_super_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	rdev->recovery_offset = 0;
 	clear_bit(RD_FAULTY, &rdev->flags);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
-	clear_bit(RD_WRITE_MOSTLY, &rdev->flags);
-	if (sb->devflags & WriteMostly1)
-		set_bit(RD_WRITE_MOSTLY, &rdev->flags);
+	assign_bit(RD_WRITE_MOSTLY, &rdev->flags, sb->devflags & WriteMostly1);
+	assign_bit(RD_FAILFAST, &rdev->flags, sb->devflags & FailFast1);
 	atomic_set(&rdev->read_errors, le32_to_cpu(sb->cnt_corrected_read));
 
 	if (rdev->sectors < mddev->dev_sectors) {
@@ -535,6 +534,10 @@ static void sb_fill(struct mddev *mddev, struct md_rdev *rdev,
 		sb->devflags |= WriteMostly1;
 	else
 		sb->devflags &= ~WriteMostly1;
+	if (test_bit(RD_FAILFAST, &rdev->flags))
+		sb->devflags |= FailFast1;
+	else
+		sb->devflags &= ~FailFast1;
 
 	/* a member being rebuilt records how far it got */
 	sb->recovery_offset = 0;

@@ -231,13 +231,15 @@ static int md_sync_thread_fn(void *arg)
 	bool requested = test_bit(MDR_REQUESTED, &mddev->recovery);
 	bool check = test_bit(MDR_CHECK, &mddev->recovery);
 	sector_t max = mddev->dev_sectors, start, j, n, pos;
+	sector_t step = max_t(sector_t, max >> 4, 1);
 	unsigned long last_checkpoint;
 	const char *what;
 	struct rt_sample s;
 	bool skipped, done;
 
+	/* sync_min cannot change while MDR_RUNNING (its store refuses) */
 	if (resync && requested)
-		start = 0;
+		start = READ_ONCE(core->sync_min_sectors);
 	else if (resync)
 		start = READ_ONCE(mddev->resync_offset);
 	else
@@ -275,7 +277,9 @@ static int md_sync_thread_fn(void *arg)
 		j = min(j + n, max);
 		WRITE_ONCE(mddev->curr_resync, j);
 		md_sync_mark(core, false);
-		if (time_after(jiffies, last_checkpoint + MD_CHECKPOINT_JIFFIES)) {
+		/* as in-tree: every 1/16 of the array, at least every 5 s */
+		if (time_after(jiffies, last_checkpoint + MD_CHECKPOINT_JIFFIES) ||
+		    j - READ_ONCE(mddev->curr_resync_completed) >= step) {
 			md_sync_wait_idle(mddev);
 			if (!READ_ONCE(core->sync_error))
 				md_sync_checkpoint(mddev, j, resync, requested);
@@ -288,6 +292,8 @@ static int md_sync_thread_fn(void *arg)
 		pers->close_sync(mddev);
 
 	done = j >= max && !READ_ONCE(core->sync_error);
+	WRITE_ONCE(core->sync_pass_done, done);
+	WRITE_ONCE(core->sync_ended, true);
 	if (done) {
 		WRITE_ONCE(mddev->curr_resync_completed, max);
 		if (resync && !check) {
@@ -328,6 +334,22 @@ void md_reap_sync(struct mddev *mddev)
 		return;
 	kthread_stop(mddev->sync_thread);
 	mddev->sync_thread = NULL;
+
+	/*
+	 * As in-tree: an interrupted check or repair leaves where it got to
+	 * in sync_min, and the next one starts there; one that finished
+	 * clears the range.  kthread_stop() ordered the thread's stores
+	 * before these reads; a thread stopped before it ran tells nothing.
+	 */
+	if (core->sync_ended && core->sync_pass_done) {
+		if (test_bit(MDR_REQUESTED, &mddev->recovery))
+			WRITE_ONCE(core->sync_min_sectors, 0);
+		WRITE_ONCE(core->sync_max_sectors, MD_MAX_SECTOR);
+	} else if (core->sync_ended &&
+		   test_bit(MDR_REQUESTED, &mddev->recovery)) {
+		WRITE_ONCE(core->sync_min_sectors,
+			   READ_ONCE(mddev->curr_resync_completed));
+	}
 
 	if (recover && mddev->pers->spare_active &&
 	    mddev->pers->spare_active(mddev)) {
@@ -457,6 +479,7 @@ void md_check_recovery(struct mddev *mddev)
 	clear_bit(MDR_INTR, &mddev->recovery);
 	clear_bit(MDR_DONE, &mddev->recovery);
 	set_bit(MDR_RUNNING, &mddev->recovery);
+	core->sync_ended = false;
 	t = kthread_run(md_sync_thread_fn, mddev, "%s_resync", mdname(mddev));
 	if (IS_ERR(t)) {
 		pr_warn("md: %s: cannot start the sync thread (%ld)\n",

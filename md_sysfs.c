@@ -247,7 +247,8 @@ static ssize_t sync_min_store(struct mddev *mddev, const char *buf,
 		return -EINVAL;
 	if (test_bit(MDR_RUNNING, &mddev->recovery))
 		return -EBUSY;
-	WRITE_ONCE(core->sync_min_sectors, n);
+	/* as in-tree: whole 4 KiB blocks */
+	WRITE_ONCE(core->sync_min_sectors, round_down(n, 8));
 	return len;
 }
 MD_ATTR_RW(sync_min, sync_min);
@@ -323,7 +324,11 @@ static ssize_t new_dev_store(struct mddev *mddev, const char *buf, size_t len)
 	dev = MKDEV(major, minor);
 	if (MAJOR(dev) != major || MINOR(dev) != minor)
 		return -EOVERFLOW;
-	err = md_add_new_disk(mddev, dev, false, -1);
+	/* no metadata version yet: in-tree takes it without a superblock */
+	if (!mddev->persistent && !mddev->pers)
+		err = md_add_bare_disk(mddev, dev);
+	else
+		err = md_add_new_disk(mddev, dev, NULL, -1);
 	return err ? err : len;
 }
 MD_ATTR_WO(new_dev, new_dev);
@@ -1013,8 +1018,12 @@ static ssize_t rdev_state_show(struct md_rdev *rdev, char *page)
 		n += sysfs_emit_at(page, n, "%swrite_mostly", sep);
 		sep = ",";
 	}
-	if (!(f & (BIT(RD_FAULTY) | BIT(RD_IN_SYNC))))
+	if (!(f & (BIT(RD_FAULTY) | BIT(RD_IN_SYNC)))) {
 		n += sysfs_emit_at(page, n, "%sspare", sep);
+		sep = ",";
+	}
+	if (f & BIT(RD_FAILFAST))
+		n += sysfs_emit_at(page, n, "%sfailfast", sep);
 	n += sysfs_emit_at(page, n, "\n");
 	return n;
 }
@@ -1039,6 +1048,10 @@ static ssize_t rdev_state_store(struct md_rdev *rdev, const char *buf,
 		set_bit(RD_WRITE_MOSTLY, &rdev->flags);
 	} else if (sysfs_streq(buf, "-writemostly")) {
 		clear_bit(RD_WRITE_MOSTLY, &rdev->flags);
+	} else if (sysfs_streq(buf, "failfast")) {
+		set_bit(RD_FAILFAST, &rdev->flags);
+	} else if (sysfs_streq(buf, "-failfast")) {
+		clear_bit(RD_FAILFAST, &rdev->flags);
 	} else if (sysfs_streq(buf, "insync")) {
 		if (mddev->pers)
 			return -EBUSY;

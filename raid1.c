@@ -1358,6 +1358,21 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 		mdname(mddev), rdev->bdev, mdname(mddev), left);
 }
 
+/*
+ * Member limits, minus write-zeroes: a member may advertise write-zeroes
+ * and still refuse some of them (a loop device over tmpfs refuses the
+ * no-unmap kind that zeroing asks for), and a zeroing that one mirror
+ * took and another refused leaves the mirrors different.  Without it the
+ * block layer zeroes with ordinary writes, which every mirror takes.
+ * In-tree raid1 advertises no write-zeroes either.
+ */
+static void r1_stack_limits(struct mddev *mddev, struct md_rdev *rdev)
+{
+	md_stack_rdev_limits(mddev, rdev);
+	if (mddev->gendisk)
+		blk_queue_max_write_zeroes_sectors(mddev->gendisk->queue, 0);
+}
+
 static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r1conf *conf = mddev->private;
@@ -1373,9 +1388,7 @@ static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 	if (slot < 0)
 		return -EEXIST;
 
-	if (mddev->gendisk)
-		disk_stack_limits(mddev->gendisk, rdev->bdev,
-				  rdev->data_offset << SECTOR_SHIFT);
+	r1_stack_limits(mddev, rdev);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
 	rdev->recovery_offset = 0;
 	rdev->raid_disk = slot;
@@ -1542,9 +1555,7 @@ static int raid1_run(struct mddev *mddev)
 			goto destroy_wq;
 		}
 		RCU_INIT_POINTER(conf->mirrors[slot].rdev, rdev);
-		if (mddev->gendisk)
-			disk_stack_limits(mddev->gendisk, rdev->bdev,
-					  rdev->data_offset << SECTOR_SHIFT);
+		r1_stack_limits(mddev, rdev);
 	}
 	working = r1_working(conf);
 	if (!working) {
