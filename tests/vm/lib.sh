@@ -163,6 +163,49 @@ brd_teardown() {
 	return 0
 }
 
+# null_blk members through configfs (memory_backed and mbps are configfs
+# only in 6.1): 100 MB/s each, timer completions after 50 us, blk-mq, so
+# resync and foreground IO share a device's bandwidth as on a disk.
+NULLB_CFS=/sys/kernel/config/nullb
+
+nullb_teardown() {
+	for _d in "$NULLB_CFS"/nullb*; do
+		[ -d "$_d" ] || continue
+		echo 0 > "$_d/power" 2>/dev/null
+		rmdir "$_d"
+	done
+	[ -d /sys/module/null_blk ] && rmmod null_blk
+	return 0
+}
+
+# nullb_setup NR SIZE_MIB: fresh /dev/nullb0..NR-1, listed in NULLB_DEVS.
+nullb_setup() {
+	nullb_teardown
+	modprobe null_blk nr_devices=0 || return 1
+	NULLB_DEVS=
+	_i=0
+	while [ "$_i" -lt "$1" ]; do
+		_d=$NULLB_CFS/nullb$_i
+		mkdir "$_d" || return 1
+		echo "$2" > "$_d/size" &&
+		echo 1 > "$_d/memory_backed" &&
+		echo 100 > "$_d/mbps" &&
+		echo 2 > "$_d/irqmode" &&
+		echo 50000 > "$_d/completion_nsec" &&
+		echo 2 > "$_d/queue_mode" &&
+		echo 32 > "$_d/hw_queue_depth" &&
+		echo 1 > "$_d/power" || return 1
+		# 6.1 names the disk after the configfs directory
+		NULLB_DEVS="$NULLB_DEVS /dev/nullb$_i"
+		_i=$((_i + 1))
+	done
+	for _dev in $NULLB_DEVS; do
+		_n=0
+		while [ ! -b "$_dev" ] && [ $_n -lt 50 ]; do sleep 0.1; _n=$((_n + 1)); done
+		[ -b "$_dev" ] || { echo "$_dev did not appear"; return 1; }
+	done
+}
+
 md_stop_all() {
 	for _d in /dev/md[0-9]* /dev/md/*; do
 		[ -b "$_d" ] && mdadm --stop "$_d" >/dev/null 2>&1

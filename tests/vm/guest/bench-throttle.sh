@@ -39,48 +39,9 @@ log() { echo "# bench-throttle: $*"; echo "$*" >&3; }
 modprobe virtio_pci && modprobe virtio_blk
 for m in $RAID_DEPS; do modprobe "$m"; done
 
-NB=/sys/kernel/config/nullb
-
-nullb_teardown() {
-	for _d in $NB/nullb0 $NB/nullb1; do
-		[ -d "$_d" ] || continue
-		echo 0 > "$_d/power" 2>/dev/null
-		rmdir "$_d"
-	done
-	[ -d /sys/module/null_blk ] && rmmod null_blk
-	return 0
-}
-
-# null_blk members through configfs (memory_backed and mbps are configfs
-# only in 6.1): 100 MB/s each, timer completions after 50 us, blk-mq.
-nullb_setup() {
-	nullb_teardown
-	modprobe null_blk nr_devices=0 || return 1
-	DEVS=
-	for _i in 0 1; do
-		_d=$NB/nullb$_i
-		mkdir "$_d" || return 1
-		echo "$NULLB_MB" > "$_d/size" &&
-		echo 1 > "$_d/memory_backed" &&
-		echo 100 > "$_d/mbps" &&
-		echo 2 > "$_d/irqmode" &&
-		echo 50000 > "$_d/completion_nsec" &&
-		echo 2 > "$_d/queue_mode" &&
-		echo 32 > "$_d/hw_queue_depth" &&
-		echo 1 > "$_d/power" || return 1
-		# 6.1 names the disk after the configfs directory
-		DEVS="$DEVS /dev/nullb$_i"
-	done
-	for _dev in $DEVS; do
-		_n=0
-		while [ ! -b "$_dev" ] && [ $_n -lt 50 ]; do sleep 0.1; _n=$((_n + 1)); done
-		[ -b "$_dev" ] || { echo "$_dev did not appear"; return 1; }
-	done
-}
-
 members_setup() { # nullb|brd
 	case "$1" in
-	nullb)	nullb_setup ;;
+	nullb)	nullb_setup 2 "$NULLB_MB" && DEVS=$NULLB_DEVS ;;
 	brd)	brd_setup 2 $((BRD_MB * 1024)) && DEVS="/dev/ram0 /dev/ram1" ;;
 	esac
 }
