@@ -215,9 +215,11 @@ static void r5_stripe_free(struct r5conf *conf, struct r5stripe *sh)
 {
 	int i;
 
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < conf->raid_disks; i++) {
 		if (sh->dev[i].page)
 			__free_page(sh->dev[i].page);
+		kfree(sh->dev[i].bio);
+	}
 	kfree(sh);
 }
 
@@ -241,7 +243,8 @@ static struct r5stripe *r5_stripe_alloc(struct r5conf *conf, gfp_t gfp)
 		INIT_LIST_HEAD(&dev->reading);
 		INIT_LIST_HEAD(&dev->writing);
 		dev->page = alloc_page(gfp);
-		if (!dev->page) {
+		dev->bio = bio_kmalloc(1, gfp);
+		if (!dev->page || !dev->bio) {
 			r5_stripe_free(conf, sh);
 			return NULL;
 		}
@@ -569,8 +572,10 @@ static void r5_reconstruct(struct r5conf *conf, struct r5stripe *sh, int a,
 static void r5_dev_endio(struct bio *bio)
 {
 	struct r5stripe *sh = bio->bi_private;
-	struct r5dev *dev = container_of(bio, struct r5dev, bio);
+	struct r5dev *dev = sh->dev;
 
+	while (dev->bio != bio)
+		dev++;
 	if (bio->bi_status)
 		set_bit(op_is_write(bio_op(bio)) ? R5D_WERR : R5D_RERR,
 			&dev->flags);
@@ -588,11 +593,11 @@ static void r5_dev_bio(struct r5stripe *sh, int i, struct md_rdev *rdev,
 	struct r5dev *dev = &sh->dev[i];
 
 	dev->rdev = rdev;
-	bio_init(&dev->bio, rdev->bdev, &dev->vec, 1, opf);
-	dev->bio.bi_iter.bi_sector = sh->sector + rdev->data_offset;
-	__bio_add_page(&dev->bio, dev->page, PAGE_SIZE, 0);
-	dev->bio.bi_end_io = r5_dev_endio;
-	dev->bio.bi_private = sh;
+	bio_init(dev->bio, rdev->bdev, dev->bio->bi_inline_vecs, 1, opf);
+	dev->bio->bi_iter.bi_sector = sh->sector + rdev->data_offset;
+	__bio_add_page(dev->bio, dev->page, PAGE_SIZE, 0);
+	dev->bio->bi_end_io = r5_dev_endio;
+	dev->bio->bi_private = sh;
 }
 
 /* Member IO of one phase is done: unpin the members.  Owner. */
@@ -605,7 +610,7 @@ static void r5_io_done(struct r5conf *conf, struct r5stripe *sh, int flag)
 
 		if (!test_bit(flag, &dev->flags) || !dev->rdev)
 			continue;
-		bio_uninit(&dev->bio);
+		bio_uninit(dev->bio);
 		r5_unpin(dev->rdev);
 		dev->rdev = NULL;
 	}
@@ -803,7 +808,7 @@ static void r5_issue_reads(struct r5conf *conf, struct r5stripe *sh,
 		rcu_read_unlock();
 		set_bit(R5D_READ, &sh->dev[i].flags);
 		r5_dev_bio(sh, i, rdev, REQ_OP_READ);
-		submit_bio_noacct(&sh->dev[i].bio);
+		submit_bio_noacct(sh->dev[i].bio);
 	}
 }
 
@@ -1037,7 +1042,7 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 	sh->state = R5_WRITE_WAIT;
 	for_each_set_bit(i, &mask, conf->raid_disks) {
 		r5_dev_bio(sh, i, sh->dev[i].rdev, opf);
-		submit_bio_noacct(&sh->dev[i].bio);
+		submit_bio_noacct(sh->dev[i].bio);
 	}
 	return true;
 }

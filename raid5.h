@@ -94,8 +94,11 @@ struct r5dev {
 	int role;		/* data index, R5G_P or R5G_Q (owner) */
 	int slot;		/* RAID6 syndrome slot of a data member */
 	struct md_rdev *rdev;	/* pinned while its IO is in flight */
-	struct bio bio;		/* one member IO at a time */
-	struct bio_vec vec;
+	/*
+	 * One member IO at a time: bio_kmalloc(1) with the stripe (a
+	 * struct bio ends in a flexible array, so it cannot sit in dev[]).
+	 */
+	struct bio *bio;
 };
 
 /* r5stripe.flags */
