@@ -257,6 +257,24 @@ struct md_personality {
 	void (*quiesce)(struct mddev *mddev, int quiesce);
 };
 
+/*
+ * A file in /sys/block/mdN/md/.  The core's own files and a
+ * personality's (added with sysfs_create_group() on mddev->kobj in its
+ * run(), removed in its free()) share this type.  store() runs under
+ * reconfig_mutex unless ->unlocked: a personality's files must set it,
+ * because free() removes them under reconfig_mutex and removal waits
+ * for stores in progress.  Such a store finds its state through
+ * mddev->private under mddev->lock (NULL once the personality stops)
+ * and may use it until it returns: free() runs after private is
+ * cleared and the removal waits for the store.
+ */
+struct md_sysfs_entry {
+	struct attribute attr;
+	ssize_t (*show)(struct mddev *mddev, char *page);
+	ssize_t (*store)(struct mddev *mddev, const char *page, size_t len);
+	bool unlocked;
+};
+
 int md_register_personality(struct md_personality *p);
 void md_unregister_personality(struct md_personality *p);
 

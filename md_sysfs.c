@@ -19,12 +19,6 @@
 
 #include "md_core.h"
 
-struct md_sysfs_entry {
-	struct attribute attr;
-	ssize_t (*show)(struct mddev *mddev, char *page);
-	ssize_t (*store)(struct mddev *mddev, const char *page, size_t len);
-};
-
 #define MD_ATTR_RW(_name, _file) \
 	static struct md_sysfs_entry mda_##_name = \
 		__ATTR(_file, 0644, _name##_show, _name##_store)
@@ -961,6 +955,8 @@ static ssize_t md_attr_store(struct kobject *kobj, struct attribute *attr,
 		return -EIO;
 	if (!capable(CAP_SYS_ADMIN))
 		return -EACCES;
+	if (e->unlocked)
+		return e->store(mddev, page, len);
 	ret = mddev_lock(mddev);
 	if (ret)
 		return ret;

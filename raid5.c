@@ -1,16 +1,2059 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RAID4/5/6 personality skeleton: loads and unloads; the real personality replaces it.
+ * RAID4/5/6 personality: data striped over raid_disks - 1 (RAID4/5) or
+ * raid_disks - 2 (RAID6) members, plus P (xor) and, for RAID6, Q (the
+ * Reed-Solomon syndrome), placed by raid5_geom.c exactly as in-tree md
+ * lays them out, so arrays move between the two stacks both ways.
+ *
+ * Why it is consistent.  Parity is a function of a whole row of member
+ * pages, so every change to a row must see the row as one unit.  Each
+ * row (one page of every member at the same member sector) has at most
+ * one stripe head in the cache, and all writes, degraded reads and sync
+ * work on that row go through it, one operation at a time: an operation
+ * takes the requests queued so far, reads what it needs, computes, writes
+ * and completes them before the next one starts.  So no two writes ever
+ * compute parity for the same row concurrently, and sync sees a row that
+ * no write is changing.  Only the owner (the worker) runs an operation;
+ * member completions just hand the stripe back.
+ *
+ * Reads of data on a member that holds it (In_sync, or rebuilt past it)
+ * bypass the cache: data on a working member is never rewritten by an
+ * operation except with the value a write put there, and a write is
+ * acknowledged only once it is on the members, so a read issued after
+ * that acknowledgment sees it.  A direct read that fails is retried
+ * through the stripe cache, which reads again and reconstructs (then
+ * rewrites) what still fails.
+ *
+ * The stripe head.  Its life is three states and the operation it runs:
+ *
+ *   state        event                      transition (function)
+ *   IDLE         queued with work           r5_begin(): take pending
+ *                                           pieces / the sync request,
+ *                                           then r5_plan()
+ *   (plan)       reads needed               r5_issue_reads() -> READ_WAIT
+ *   (plan)       nothing to read            r5_compute() + r5_issue_writes()
+ *   (plan)       too many members missing   r5_fail_op() -> (end)
+ *   READ_WAIT    last read completed        r5_reads_done(), r5_plan()
+ *   (compute)    writes needed              -> WRITE_WAIT
+ *   (compute)    nothing to write           r5_end_op() -> IDLE
+ *   WRITE_WAIT   last write completed       r5_writes_done(), r5_end_op()
+ *   IDLE         nothing pending            r5_release(): drop ownership
+ *
+ * r5_plan() is idempotent: it looks at which pages are uptodate and which
+ * members are missing for this row (failed, absent, not rebuilt yet, or
+ * failed a read in this operation) and asks for the reads still needed,
+ * so a read error simply leads to another round that reconstructs.
+ *
+ * Writes: read-modify-write (RAID4/5, row in sync, old data and P on
+ * working members) when it needs fewer reads than reconstruct-write,
+ * else reconstruct-write; RAID6 always reconstruct-writes.  A write that
+ * covers the whole row reads nothing.  Parity uses the kernel's xor and
+ * raid6_pq libraries only.
+ *
+ * Locking: see raid5.h; no lock nests in another, and the only sleeping
+ * waits are in make_request and the sync thread (for a free stripe, a
+ * mempool element or the end of a quiesce), never in the worker, which
+ * all progress depends on.
  */
 #include <linux/module.h>
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/highmem.h>
+#include <linux/mempool.h>
+#include <linux/raid/pq.h>
+#include <linux/raid/xor.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/seq_file.h>
+#include <linux/workqueue.h>
+#include "md.h"
+#include "raid5.h"
+
+/* ---- members -------------------------------------------------------- */
+
+static struct md_rdev *r5_rdev_rcu(struct r5conf *conf, int i)
+{
+	return rcu_dereference(conf->disks[i].rdev);
+}
+
+static bool r5_rdev_alive(struct md_rdev *rdev)
+{
+	return rdev && !test_bit(RD_FAULTY, &rdev->flags);
+}
+
+static bool r5_rdev_working(struct md_rdev *rdev)
+{
+	return r5_rdev_alive(rdev) && test_bit(RD_IN_SYNC, &rdev->flags);
+}
+
+/* Holds valid data for the row of @sh. */
+static bool r5_rdev_readable(struct md_rdev *rdev, sector_t sector)
+{
+	if (!r5_rdev_alive(rdev))
+		return false;
+	if (test_bit(RD_IN_SYNC, &rdev->flags))
+		return true;
+	return READ_ONCE(rdev->recovery_offset) >= sector + R5_STRIPE_SECTORS;
+}
+
+static void r5_unpin(struct md_rdev *rdev)
+{
+	struct mddev *mddev = rdev->mddev;
+
+	if (atomic_dec_and_test(&rdev->nr_pending) &&
+	    test_bit(RD_FAULTY, &rdev->flags) && mddev) {
+		set_bit(MDR_NEEDED, &mddev->recovery);
+		md_wakeup_thread(mddev);
+	}
+}
+
+static int r5_working(struct r5conf *conf)
+{
+	int i, n = 0;
+
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r5_rdev_working(r5_rdev_rcu(conf, i)))
+			n++;
+	rcu_read_unlock();
+	return n;
+}
+
+static void r5_update_degraded(struct mddev *mddev)
+{
+	struct r5conf *conf = mddev->private;
+
+	lockdep_assert_held(&mddev->lock);
+	mddev->degraded = conf->raid_disks - r5_working(conf);
+}
+
+/* ---- requests and the quiesce gate ---------------------------------- */
+
+/*
+ * Gate pairing (G1): r5_enter() increments nr_reqs, then a full barrier,
+ * then reads ->quiesced; raid5_quiesce() sets ->quiesced, then a full
+ * barrier, then reads nr_reqs (in wait_event).  One side sees the other.
+ * (G2) r5_leave() decrements, then wq_has_sleeper() (full barrier) pairs
+ * with the waiter's set_current_state() before it rereads the count.
+ * r5_leave() runs under rcu_read_lock() and raid5_free() waits for a
+ * grace period, so the wake-up never touches a freed conf.
+ */
+static void r5_enter(struct r5conf *conf)
+{
+	for (;;) {
+		atomic_inc(&conf->nr_reqs);
+		smp_mb__after_atomic();			/* (G1) */
+		if (likely(!READ_ONCE(conf->quiesced)))
+			return;
+		atomic_dec(&conf->nr_reqs);
+		wake_up(&conf->wait);
+		wait_event(conf->wait, !READ_ONCE(conf->quiesced));
+	}
+}
+
+static void r5_leave(struct r5conf *conf)
+{
+	rcu_read_lock();
+	atomic_dec(&conf->nr_reqs);
+	if (wq_has_sleeper(&conf->wait))		/* (G2) */
+		wake_up(&conf->wait);
+	rcu_read_unlock();
+}
+
+static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio)
+{
+	struct r5req *req = mempool_alloc(&conf->req_pool, GFP_NOIO);
+
+	req->conf = conf;
+	req->master = bio;
+	req->iter = bio->bi_iter;
+	atomic_set(&req->remaining, 1);
+	req->status = BLK_STS_OK;
+	req->write = op_is_write(bio_op(bio));
+	req->start = md_io_start(conf->mddev, bio);
+	return req;
+}
+
+/* Drop one reference; the last ends the array bio.  Any context. */
+static void r5_req_put(struct r5req *req)
+{
+	struct r5conf *conf = req->conf;
+	struct mddev *mddev = conf->mddev;
+	struct bio *master = req->master;
+	bool write = req->write;
+
+	/*
+	 * Full barrier: orders our ->status store before the count; the
+	 * last put reads ->status after it.
+	 */
+	if (!atomic_dec_and_test(&req->remaining))
+		return;
+	if (req->status)
+		master->bi_status = req->status;
+	md_io_end(mddev, master, req->start);
+	mempool_free(req, &conf->req_pool);
+	bio_endio(master);
+	if (write)
+		md_write_end(mddev);
+	r5_leave(conf);
+}
+
+static void r5_req_fail(struct r5req *req, blk_status_t status)
+{
+	WRITE_ONCE(req->status, status);
+}
+
+/* ---- the stripe cache ----------------------------------------------- */
+
+static struct hlist_head *r5_bucket(struct r5conf *conf, sector_t sector)
+{
+	return &conf->hash[hash_64(sector >> (PAGE_SHIFT - SECTOR_SHIFT),
+				   R5_HASH_BITS)];
+}
+
+static void r5_stripe_free(struct r5conf *conf, struct r5stripe *sh)
+{
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (sh->dev[i].page)
+			__free_page(sh->dev[i].page);
+		kfree(sh->dev[i].bio);
+	}
+	kfree(sh);
+}
+
+static struct r5stripe *r5_stripe_alloc(struct r5conf *conf, gfp_t gfp)
+{
+	struct r5stripe *sh;
+	int i;
+
+	sh = kzalloc(struct_size(sh, dev, conf->raid_disks), gfp);
+	if (!sh)
+		return NULL;
+	sh->conf = conf;
+	spin_lock_init(&sh->lock);
+	INIT_HLIST_NODE(&sh->hash);
+	INIT_LIST_HEAD(&sh->lru);
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		INIT_LIST_HEAD(&dev->toread);
+		INIT_LIST_HEAD(&dev->towrite);
+		INIT_LIST_HEAD(&dev->reading);
+		INIT_LIST_HEAD(&dev->writing);
+		dev->page = alloc_page(gfp);
+		dev->bio = bio_kmalloc(1, gfp);
+		if (!dev->page || !dev->bio) {
+			r5_stripe_free(conf, sh);
+			return NULL;
+		}
+	}
+	return sh;
+}
+
+/* Give an unused stripe the row at @sector and hash it. */
+static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
+			   sector_t sector)
+{
+	u64 row = div_u64(sector, conf->geo.chunk_sectors);
+	int i;
+
+	lockdep_assert_held(&conf->lock);
+	hlist_del_init(&sh->hash);
+	sh->sector = sector;
+	sh->state = R5_IDLE;
+	sh->op = R5_OP_NONE;
+	r5g_row(&conf->geo, row, &sh->row);
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		dev->flags = 0;
+		dev->role = r5g_dev_role(&conf->geo, &sh->row, i);
+		dev->slot = dev->role >= 0 ?
+			    r5g_syndrome_slot(&conf->geo, &sh->row, i) : -1;
+	}
+	hlist_add_head(&sh->hash, r5_bucket(conf, sector));
+}
+
+static struct r5stripe *r5_lookup(struct r5conf *conf, sector_t sector)
+{
+	struct r5stripe *sh;
+
+	lockdep_assert_held(&conf->lock);
+	hlist_for_each_entry(sh, r5_bucket(conf, sector), hash)
+		if (sh->sector == sector)
+			return sh;
+	return NULL;
+}
+
+/* Take a reference on a cached stripe. */
+static void r5_hold(struct r5conf *conf, struct r5stripe *sh)
+{
+	lockdep_assert_held(&conf->lock);
+	if (!sh->count++) {
+		list_del_init(&sh->lru);
+		conf->active++;
+	}
+}
+
+/*
+ * The stripe for the row at member sector @sector, referenced.  Sleeps
+ * for a free stripe unless @noblock (the worker), then returns NULL.
+ */
+static struct r5stripe *r5_get_stripe(struct r5conf *conf, sector_t sector,
+				      bool noblock)
+{
+	struct r5stripe *sh, *fresh = NULL;
+	bool tried = false;
+	gfp_t gfp;
+
+	spin_lock_irq(&conf->lock);
+	for (;;) {
+		sh = r5_lookup(conf, sector);
+		if (sh)
+			break;
+		if (fresh) {
+			sh = fresh;
+			fresh = NULL;
+			conf->total++;
+			r5_stripe_init(conf, sh, sector);
+			break;
+		}
+		if (conf->total < conf->max && !tried) {
+			/* the first R5_CACHE_MIN stripes must come */
+			gfp = conf->total < R5_CACHE_MIN ? GFP_NOIO :
+			      GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN;
+			spin_unlock_irq(&conf->lock);
+			fresh = r5_stripe_alloc(conf, gfp);
+			spin_lock_irq(&conf->lock);
+			tried = true;
+			if (fresh)
+				continue;
+		}
+		sh = list_first_entry_or_null(&conf->inactive,
+					      struct r5stripe, lru);
+		if (sh) {
+			r5_stripe_init(conf, sh, sector);
+			break;
+		}
+		if (noblock)
+			break;
+		/* a stripe becomes inactive, or the limit grows */
+		wait_event_lock_irq(conf->wait,
+				    !list_empty(&conf->inactive) ||
+				    (conf->total < conf->max && !tried),
+				    conf->lock);
+		tried = false;
+	}
+	if (sh)
+		r5_hold(conf, sh);
+	spin_unlock_irq(&conf->lock);
+	if (fresh)
+		r5_stripe_free(conf, fresh);
+	return sh;
+}
+
+/* Drop a reference.  Process context. */
+static void r5_put_stripe(struct r5conf *conf, struct r5stripe *sh)
+{
+	unsigned long flags;
+	bool drop = false;
+
+	spin_lock_irqsave(&conf->lock, flags);
+	if (!--sh->count) {
+		conf->active--;
+		if (conf->total > conf->max) {
+			hlist_del_init(&sh->hash);
+			conf->total--;
+			drop = true;
+		} else {
+			list_add_tail(&sh->lru, &conf->inactive);
+		}
+		wake_up(&conf->wait);
+		/* failed direct reads wait for a stripe in the worker */
+		if (!list_empty(&conf->retry))
+			queue_work(conf->wq, &conf->work);
+	}
+	spin_unlock_irqrestore(&conf->lock, flags);
+	if (drop)
+		r5_stripe_free(conf, sh);
+}
+
+/* Hand an owned stripe to the worker.  Any context. */
+static void r5_queue(struct r5stripe *sh)
+{
+	struct r5conf *conf = sh->conf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->lock, flags);
+	list_add_tail(&sh->lru, &conf->handle);
+	spin_unlock_irqrestore(&conf->lock, flags);
+	queue_work(conf->wq, &conf->work);
+}
+
+/*
+ * Make @sh owned by the state machine if it is not already (caller holds
+ * sh->lock after adding work); the ownership holds a reference.
+ */
+static bool r5_claim(struct r5stripe *sh)
+{
+	lockdep_assert_held(&sh->lock);
+	return !test_and_set_bit(R5S_HANDLING, &sh->flags);
+}
+
+static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh)
+{
+	spin_lock_irq(&conf->lock);
+	r5_hold(conf, sh);
+	spin_unlock_irq(&conf->lock);
+	r5_queue(sh);
+}
+
+/* Add @p to the stripe of @sector, member @i. */
+static void r5_attach(struct r5conf *conf, sector_t sector, int i,
+		      struct r5piece *p, bool write)
+{
+	struct r5stripe *sh = r5_get_stripe(conf, sector, false);
+	struct r5dev *dev = &sh->dev[i];
+	bool claim;
+
+	spin_lock_irq(&sh->lock);
+	list_add_tail(&p->node, write ? &dev->towrite : &dev->toread);
+	claim = r5_claim(sh);
+	spin_unlock_irq(&sh->lock);
+	if (claim)
+		r5_start_handling(conf, sh);
+	r5_put_stripe(conf, sh);
+}
+
+/* ---- data movement and parity --------------------------------------- */
+
+/* Copy between a piece's bytes of its request and the page. */
+static void r5_copy(struct r5piece *p, struct page *page, bool to_page)
+{
+	struct bio *bio = p->req->master;
+	struct bvec_iter start = p->req->iter, it;
+	char *base = page_address(page) + p->off;
+	struct bio_vec bv;
+
+	bio_advance_iter(bio, &start, p->boff);
+	start.bi_size = p->len;
+	__bio_for_each_segment(bv, bio, it, start) {
+		if (to_page)
+			memcpy_from_bvec(base, &bv);
+		else
+			memcpy_to_bvec(&bv, base);
+		base += bv.bv_len;
+	}
+}
+
+/* dest ^= srcs[0] ^ ... ^ srcs[n - 1], in groups xor_blocks() takes. */
+static void r5_xor(void *dest, void **srcs, int n)
+{
+	while (n > 0) {
+		int k = min(n, MAX_XOR_BLOCKS);
+
+		xor_blocks(k, PAGE_SIZE, dest, srcs);
+		srcs += k;
+		n -= k;
+	}
+}
+
+/* dest = xor of every page of @sh but @skip and Q. */
+static void r5_xor_others(struct r5conf *conf, struct r5stripe *sh,
+			  void *dest, int skip)
+{
+	int i, n = 0;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (i == skip || sh->dev[i].role == R5G_Q)
+			continue;
+		conf->ptrs[n++] = page_address(sh->dev[i].page);
+	}
+	memcpy(dest, conf->ptrs[0], PAGE_SIZE);
+	r5_xor(dest, conf->ptrs + 1, n - 1);
+}
+
+/* RAID6: P and Q of the data pages into @p and @q. */
+static void r5_gen_pq(struct r5conf *conf, struct r5stripe *sh, void *p,
+		      void *q)
+{
+	int d = conf->geo.data_disks, i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (sh->dev[i].role >= 0)
+			conf->ptrs[sh->dev[i].slot] =
+				page_address(sh->dev[i].page);
+	conf->ptrs[d] = p;
+	conf->ptrs[d + 1] = q;
+	raid6_call.gen_syndrome(conf->raid_disks, PAGE_SIZE, conf->ptrs);
+}
+
+/* Parity of the data pages into P (and Q) of @sh. */
+static void r5_compute_parity(struct r5conf *conf, struct r5stripe *sh)
+{
+	struct r5dev *p = &sh->dev[sh->row.pd];
+
+	if (conf->geo.level == 6)
+		r5_gen_pq(conf, sh, page_address(p->page),
+			  page_address(sh->dev[sh->row.qd].page));
+	else
+		r5_xor_others(conf, sh, page_address(p->page), sh->row.pd);
+}
+
+/* RAID6 pointer array in syndrome order, P and Q last. */
+static void r5_syndrome_ptrs(struct r5conf *conf, struct r5stripe *sh)
+{
+	int d = conf->geo.data_disks, i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		int role = sh->dev[i].role;
+
+		conf->ptrs[role >= 0 ? sh->dev[i].slot :
+			   role == R5G_P ? d : d + 1] =
+			page_address(sh->dev[i].page);
+	}
+}
+
+/*
+ * Recompute pages @a and @b (-1: none) of @sh from the others, which are
+ * all uptodate.  RAID4/5: one page, the xor of the rest.  RAID6 by what
+ * is lost: one data page (with or without Q) from P by xor, then Q by
+ * the syndrome; P and/or Q by the syndrome; data and P, or two data
+ * pages, by the raid6 recovery routines.
+ */
+static void r5_reconstruct(struct r5conf *conf, struct r5stripe *sh, int a,
+			   int b)
+{
+	int pd = sh->row.pd, qd = sh->row.qd;
+	void *s0 = page_address(conf->scratch[0]);
+	void *s1 = page_address(conf->scratch[1]);
+	int ra, rb;
+
+	if (conf->geo.level != 6) {
+		r5_xor_others(conf, sh, page_address(sh->dev[a].page), a);
+		return;
+	}
+	/* order: a data page first, then P, then Q */
+	if (b >= 0 && sh->dev[b].role >= 0 && sh->dev[a].role < 0)
+		swap(a, b);
+	if (b >= 0 && sh->dev[a].role == R5G_Q)
+		swap(a, b);
+	ra = sh->dev[a].role;
+	rb = b >= 0 ? sh->dev[b].role : 0;
+
+	if (ra >= 0 && (b < 0 || rb == R5G_Q)) {
+		r5_xor_others(conf, sh, page_address(sh->dev[a].page), a);
+		if (b >= 0)
+			r5_gen_pq(conf, sh, s0, page_address(sh->dev[qd].page));
+	} else if (ra < 0) {
+		/* P and/or Q */
+		bool p_lost = ra == R5G_P || (b >= 0 && rb == R5G_P);
+		bool q_lost = ra == R5G_Q || (b >= 0 && rb == R5G_Q);
+
+		r5_gen_pq(conf, sh, p_lost ? page_address(sh->dev[pd].page) : s0,
+			  q_lost ? page_address(sh->dev[qd].page) : s1);
+	} else if (rb == R5G_P) {
+		r5_syndrome_ptrs(conf, sh);
+		raid6_datap_recov(conf->raid_disks, PAGE_SIZE,
+				  sh->dev[a].slot, conf->ptrs);
+	} else {
+		r5_syndrome_ptrs(conf, sh);
+		raid6_2data_recov(conf->raid_disks, PAGE_SIZE,
+				  min(sh->dev[a].slot, sh->dev[b].slot),
+				  max(sh->dev[a].slot, sh->dev[b].slot),
+				  conf->ptrs);
+	}
+}
+
+/* ---- member IO -------------------------------------------------------- */
+
+static void r5_dev_endio(struct bio *bio)
+{
+	struct r5stripe *sh = bio->bi_private;
+	struct r5dev *dev = sh->dev;
+
+	while (dev->bio != bio)
+		dev++;
+	if (bio->bi_status)
+		set_bit(op_is_write(bio_op(bio)) ? R5D_WERR : R5D_RERR,
+			&dev->flags);
+	/*
+	 * Full barrier: orders the flag before the count; the worker reads
+	 * the flags after the stripe is handed back by the last one.
+	 */
+	if (atomic_dec_and_test(&sh->io_pending))
+		r5_queue(sh);
+}
+
+static void r5_dev_bio(struct r5stripe *sh, int i, struct md_rdev *rdev,
+		       blk_opf_t opf)
+{
+	struct r5dev *dev = &sh->dev[i];
+
+	dev->rdev = rdev;
+	bio_init(dev->bio, rdev->bdev, dev->bio->bi_inline_vecs, 1, opf);
+	dev->bio->bi_iter.bi_sector = sh->sector + rdev->data_offset;
+	__bio_add_page(dev->bio, dev->page, PAGE_SIZE, 0);
+	dev->bio->bi_end_io = r5_dev_endio;
+	dev->bio->bi_private = sh;
+}
+
+/* Member IO of one phase is done: unpin the members.  Owner. */
+static void r5_io_done(struct r5conf *conf, struct r5stripe *sh, int flag)
+{
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (!test_bit(flag, &dev->flags) || !dev->rdev)
+			continue;
+		bio_uninit(dev->bio);
+		r5_unpin(dev->rdev);
+		dev->rdev = NULL;
+	}
+}
+
+/* ---- the state machine ---------------------------------------------- */
+
+static int r5_sync_mode(struct mddev *mddev)
+{
+	if (!test_bit(MDR_SYNC, &mddev->recovery))
+		return R5M_RECOVER;
+	if (!test_bit(MDR_REQUESTED, &mddev->recovery))
+		return R5M_RESYNC;
+	if (test_bit(MDR_CHECK, &mddev->recovery))
+		return R5M_CHECK;
+	return R5M_REPAIR;
+}
+
+static bool r5_has_pieces(struct r5conf *conf, struct r5stripe *sh,
+			  bool write)
+{
+	int i;
+
+	lockdep_assert_held(&sh->lock);
+	for (i = 0; i < conf->raid_disks; i++)
+		if (!list_empty(write ? &sh->dev[i].towrite :
+				&sh->dev[i].toread))
+			return true;
+	return false;
+}
+
+/* Does this operation's set of pieces cover all of @dev's page? */
+static bool r5_covered(struct r5dev *dev)
+{
+	DECLARE_BITMAP(bytes, R5_STRIPE_SECTORS);
+	struct r5piece *p;
+
+	bitmap_zero(bytes, R5_STRIPE_SECTORS);
+	list_for_each_entry(p, &dev->writing, node)
+		bitmap_set(bytes, p->off >> SECTOR_SHIFT,
+			   p->len >> SECTOR_SHIFT);
+	return bitmap_full(bytes, R5_STRIPE_SECTORS);
+}
+
+/*
+ * IDLE -> an operation: take the sync request, else the pending writes,
+ * else the pending reads.  False if there is nothing to do.  Owner.
+ */
+static bool r5_begin(struct r5conf *conf, struct r5stripe *sh)
+{
+	int i;
+
+	spin_lock_irq(&sh->lock);
+	if (sh->sync) {
+		sh->op = R5_OP_SYNC;
+		sh->syncing = sh->sync;
+		sh->sync = NULL;
+	} else if (r5_has_pieces(conf, sh, true)) {
+		sh->op = R5_OP_WRITE;
+		for (i = 0; i < conf->raid_disks; i++)
+			list_splice_tail_init(&sh->dev[i].towrite,
+					      &sh->dev[i].writing);
+	} else if (r5_has_pieces(conf, sh, false)) {
+		sh->op = R5_OP_READ;
+		for (i = 0; i < conf->raid_disks; i++)
+			list_splice_tail_init(&sh->dev[i].toread,
+					      &sh->dev[i].reading);
+	} else {
+		sh->op = R5_OP_NONE;
+	}
+	spin_unlock_irq(&sh->lock);
+	if (sh->op == R5_OP_NONE)
+		return false;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+		unsigned long keep = dev->flags & BIT(R5D_UPTODATE);
+
+		/* sync compares what is on the members, not the cache */
+		if (sh->op == R5_OP_SYNC)
+			keep = 0;
+		dev->flags = keep;
+		if (sh->op == R5_OP_WRITE && !list_empty(&dev->writing) &&
+		    r5_covered(dev))
+			__set_bit(R5D_OVERWRITE, &dev->flags);
+	}
+	return true;
+}
+
+/* Member @i cannot be read for this operation. */
+static bool r5_missing(struct r5conf *conf, struct r5stripe *sh, int i)
+{
+	bool readable;
+
+	if (test_bit(R5D_RERR, &sh->dev[i].flags))
+		return true;
+	rcu_read_lock();
+	readable = r5_rdev_readable(r5_rdev_rcu(conf, i), sh->sector);
+	rcu_read_unlock();
+	return !readable;
+}
+
+/*
+ * Members whose current content the operation needs, before deciding
+ * whether a missing one forces reconstruction.  Sets sh->rmw.
+ */
+static unsigned long r5_needed(struct r5conf *conf, struct r5stripe *sh,
+			       unsigned long missing)
+{
+	unsigned long rcw = 0, rmw = 0, need = 0;
+	int i, pd = sh->row.pd, rcw_reads = 0, rmw_reads = 0;
+	bool rmw_ok;
+
+	switch (sh->op) {
+	case R5_OP_READ:
+		for (i = 0; i < conf->raid_disks; i++)
+			if (!list_empty(&sh->dev[i].reading))
+				need |= BIT(i);
+		return need;
+	case R5_OP_SYNC:
+		return BIT(conf->raid_disks) - 1;
+	}
+
+	/* a write: reconstruct-write or read-modify-write */
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (dev->role >= 0 && !test_bit(R5D_OVERWRITE, &dev->flags)) {
+			rcw |= BIT(i);
+			rcw_reads += !test_bit(R5D_UPTODATE, &dev->flags);
+		}
+		if (!list_empty(&dev->writing) || i == pd) {
+			rmw |= BIT(i);
+			rmw_reads += !test_bit(R5D_UPTODATE, &dev->flags);
+		}
+	}
+	/* parity of a row resync has not reached may be garbage */
+	rmw_ok = conf->geo.level != 6 && !(rmw & missing) &&
+		 READ_ONCE(conf->mddev->resync_offset) >=
+		 sh->sector + R5_STRIPE_SECTORS;
+	sh->rmw = rmw_ok && rmw_reads < rcw_reads;
+	return sh->rmw ? rmw : rcw;
+}
+
+static unsigned long r5_missing_set(struct r5conf *conf, struct r5stripe *sh)
+{
+	unsigned long missing = 0;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r5_missing(conf, sh, i))
+			missing |= BIT(i);
+	return missing;
+}
+
+/*
+ * Members to read now; 0 when everything needed is uptodate or can be
+ * reconstructed; -EIO when too many are missing.  Owner.
+ */
+static long r5_plan(struct r5conf *conf, struct r5stripe *sh,
+		    unsigned long *toread)
+{
+	unsigned long missing = r5_missing_set(conf, sh), need, lost;
+	unsigned long uptodate = 0;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (test_bit(R5D_UPTODATE, &sh->dev[i].flags))
+			uptodate |= BIT(i);
+	need = r5_needed(conf, sh, missing);
+	/* a needed page nobody can read: rebuild it from all the others */
+	if (need & missing & ~uptodate)
+		need = BIT(conf->raid_disks) - 1;
+	lost = need & missing & ~uptodate;
+	if (hweight_long(lost) > conf->geo.max_degraded)
+		return -EIO;
+	*toread = need & ~missing & ~uptodate;
+	return 0;
+}
+
+/* Pin and read the members in @mask; READ_WAIT.  Owner. */
+static void r5_issue_reads(struct r5conf *conf, struct r5stripe *sh,
+			   unsigned long mask)
+{
+	struct md_rdev *rdev;
+	int i, n = hweight_long(mask);
+
+	atomic_set(&sh->io_pending, n);
+	sh->state = R5_READ_WAIT;
+	for_each_set_bit(i, &mask, conf->raid_disks) {
+		rcu_read_lock();
+		rdev = r5_rdev_rcu(conf, i);
+		/* r5_plan() just saw it readable; failing it keeps it pinned */
+		atomic_inc(&rdev->nr_pending);
+		rcu_read_unlock();
+		set_bit(R5D_READ, &sh->dev[i].flags);
+		r5_dev_bio(sh, i, rdev, REQ_OP_READ);
+		submit_bio_noacct(sh->dev[i].bio);
+	}
+}
+
+/* READ_WAIT -> plan again: successful reads make pages uptodate.  Owner. */
+static void r5_reads_done(struct r5conf *conf, struct r5stripe *sh)
+{
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (!test_bit(R5D_READ, &dev->flags))
+			continue;
+		if (!test_bit(R5D_RERR, &dev->flags))
+			set_bit(R5D_UPTODATE, &dev->flags);
+		else
+			pr_warn_ratelimited("md/raid:%s: read error at sector %llu on %pg, reconstructing\n",
+					    mdname(conf->mddev),
+					    (unsigned long long)sh->sector,
+					    dev->rdev->bdev);
+	}
+	r5_io_done(conf, sh, R5D_READ);
+	for (i = 0; i < conf->raid_disks; i++)
+		clear_bit(R5D_READ, &sh->dev[i].flags);
+}
+
+/* Rebuild every needed page that is not uptodate.  Owner. */
+static void r5_rebuild_missing(struct r5conf *conf, struct r5stripe *sh)
+{
+	int i, a = -1, b = -1;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (test_bit(R5D_UPTODATE, &sh->dev[i].flags))
+			continue;
+		if (a < 0)
+			a = i;
+		else
+			b = i;
+	}
+	if (a < 0)
+		return;
+	r5_reconstruct(conf, sh, a, b);
+	set_bit(R5D_UPTODATE, &sh->dev[a].flags);
+	if (b >= 0)
+		set_bit(R5D_UPTODATE, &sh->dev[b].flags);
+}
+
+/* Every page of the row is uptodate. */
+static bool r5_all_uptodate(struct r5conf *conf, struct r5stripe *sh)
+{
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (!test_bit(R5D_UPTODATE, &sh->dev[i].flags))
+			return false;
+	return true;
+}
+
+/* Rewrite members that failed a read with the rebuilt data. */
+static void r5_want_rewrites(struct r5conf *conf, struct r5stripe *sh)
+{
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (test_bit(R5D_RERR, &sh->dev[i].flags) &&
+		    test_bit(R5D_UPTODATE, &sh->dev[i].flags))
+			set_bit(R5D_WRITE, &sh->dev[i].flags);
+}
+
+static void r5_compute_write(struct r5conf *conf, struct r5stripe *sh)
+{
+	struct r5dev *p = &sh->dev[sh->row.pd];
+	struct r5piece *pc;
+	int i, n = 0;
+
+	if (sh->rmw) {
+		/* take the old data out of P ... */
+		for (i = 0; i < conf->raid_disks; i++)
+			if (!list_empty(&sh->dev[i].writing))
+				conf->ptrs[n++] = page_address(sh->dev[i].page);
+		r5_xor(page_address(p->page), conf->ptrs, n);
+	} else {
+		/* a page of the row that cannot be read: rebuild it first */
+		for (i = 0; i < conf->raid_disks; i++)
+			if (sh->dev[i].role >= 0 &&
+			    !test_bit(R5D_UPTODATE, &sh->dev[i].flags) &&
+			    !test_bit(R5D_OVERWRITE, &sh->dev[i].flags))
+				break;
+		if (i < conf->raid_disks)
+			r5_rebuild_missing(conf, sh);
+	}
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (list_empty(&dev->writing))
+			continue;
+		list_for_each_entry(pc, &dev->writing, node)
+			r5_copy(pc, dev->page, true);
+		set_bit(R5D_UPTODATE, &dev->flags);
+		set_bit(R5D_WRITE, &dev->flags);
+	}
+	if (sh->rmw)	/* ... and put the new data in */
+		r5_xor(page_address(p->page), conf->ptrs, n);
+	else
+		r5_compute_parity(conf, sh);
+	set_bit(R5D_UPTODATE, &p->flags);
+	set_bit(R5D_WRITE, &p->flags);
+	if (sh->row.qd >= 0) {
+		set_bit(R5D_UPTODATE, &sh->dev[sh->row.qd].flags);
+		set_bit(R5D_WRITE, &sh->dev[sh->row.qd].flags);
+	}
+}
+
+/* Check, repair or resync a complete row: compare parity. */
+static void r5_compute_sync_parity(struct r5conf *conf, struct r5stripe *sh)
+{
+	struct r5sync *rs = sh->syncing;
+	void *s0 = page_address(conf->scratch[0]);
+	void *s1 = page_address(conf->scratch[1]);
+	struct r5dev *p = &sh->dev[sh->row.pd], *q = NULL;
+	bool bad;
+
+	if (conf->geo.level == 6) {
+		q = &sh->dev[sh->row.qd];
+		r5_gen_pq(conf, sh, s0, s1);
+		bad = memcmp(s0, page_address(p->page), PAGE_SIZE) ||
+		      memcmp(s1, page_address(q->page), PAGE_SIZE);
+	} else {
+		r5_xor_others(conf, sh, s0, sh->row.pd);
+		bad = memcmp(s0, page_address(p->page), PAGE_SIZE);
+	}
+	if (!bad)
+		return;
+	if (rs->mode == R5M_CHECK || rs->mode == R5M_REPAIR)
+		atomic64_add(R5_STRIPE_SECTORS,
+			     &conf->mddev->resync_mismatches);
+	if (rs->mode == R5M_CHECK)
+		return;
+	memcpy(page_address(p->page), s0, PAGE_SIZE);
+	set_bit(R5D_WRITE, &p->flags);
+	if (q) {
+		memcpy(page_address(q->page), s1, PAGE_SIZE);
+		set_bit(R5D_WRITE, &q->flags);
+	}
+}
+
+static void r5_compute_sync(struct r5conf *conf, struct r5stripe *sh)
+{
+	unsigned long missing = 0;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (!test_bit(R5D_UPTODATE, &sh->dev[i].flags))
+			missing |= BIT(i);
+	if (!missing) {
+		r5_compute_sync_parity(conf, sh);
+		return;
+	}
+	/* rebuild what is missing; write it where a member can take it */
+	r5_rebuild_missing(conf, sh);
+	for_each_set_bit(i, &missing, conf->raid_disks)
+		set_bit(R5D_WRITE, &sh->dev[i].flags);
+}
+
+static void r5_compute_read(struct r5conf *conf, struct r5stripe *sh)
+{
+	struct r5piece *pc;
+	int i;
+
+	if (!r5_all_uptodate(conf, sh)) {
+		for (i = 0; i < conf->raid_disks; i++)
+			if (!list_empty(&sh->dev[i].reading) &&
+			    !test_bit(R5D_UPTODATE, &sh->dev[i].flags))
+				break;
+		if (i < conf->raid_disks)
+			r5_rebuild_missing(conf, sh);
+	}
+	for (i = 0; i < conf->raid_disks; i++)
+		list_for_each_entry(pc, &sh->dev[i].reading, node)
+			r5_copy(pc, sh->dev[i].page, false);
+}
+
+/* Plan done, nothing left to read: compute the operation's pages. */
+static void r5_compute(struct r5conf *conf, struct r5stripe *sh)
+{
+	switch (sh->op) {
+	case R5_OP_READ:
+		r5_compute_read(conf, sh);
+		break;
+	case R5_OP_WRITE:
+		r5_compute_write(conf, sh);
+		break;
+	case R5_OP_SYNC:
+		r5_compute_sync(conf, sh);
+		break;
+	}
+	r5_want_rewrites(conf, sh);
+}
+
+/* Issue the writes compute asked for; false if there are none.  Owner. */
+static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
+{
+	blk_opf_t opf = REQ_OP_WRITE;
+	struct md_rdev *rdev;
+	unsigned long mask = 0;
+	struct r5piece *pc;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		list_for_each_entry(pc, &dev->writing, node)
+			if (pc->req->master->bi_opf & REQ_FUA)
+				opf |= REQ_FUA;
+		if (!test_bit(R5D_WRITE, &dev->flags))
+			continue;
+		rcu_read_lock();
+		rdev = r5_rdev_rcu(conf, i);
+		if (r5_rdev_alive(rdev)) {
+			atomic_inc(&rdev->nr_pending);
+			dev->rdev = rdev;
+			mask |= BIT(i);
+		} else {
+			clear_bit(R5D_WRITE, &dev->flags);
+		}
+		rcu_read_unlock();
+	}
+	if (!mask)
+		return false;
+	atomic_set(&sh->io_pending, hweight_long(mask));
+	sh->state = R5_WRITE_WAIT;
+	for_each_set_bit(i, &mask, conf->raid_disks) {
+		r5_dev_bio(sh, i, sh->dev[i].rdev, opf);
+		submit_bio_noacct(sh->dev[i].bio);
+	}
+	return true;
+}
+
+/*
+ * WRITE_WAIT -> end: a member that failed a write is failed.  If md
+ * would not fail it (it is needed), the write did not reach redundancy:
+ * the operation fails.  Owner; md_error() does not sleep.
+ */
+static bool r5_writes_done(struct r5conf *conf, struct r5stripe *sh)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (!test_bit(R5D_WRITE, &dev->flags) ||
+		    !test_bit(R5D_WERR, &dev->flags))
+			continue;
+		md_error(conf->mddev, dev->rdev);
+		if (!test_bit(RD_FAULTY, &dev->rdev->flags))
+			ok = false;
+	}
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (test_bit(R5D_WRITE, &dev->flags) &&
+		    test_bit(R5D_RERR, &dev->flags) &&
+		    !test_bit(R5D_WERR, &dev->flags) && dev->rdev) {
+			atomic_inc(&dev->rdev->read_errors);
+			set_bit(RD_READ_ERRORS_SEEN, &dev->rdev->flags);
+			pr_info_ratelimited("md/raid:%s: read error corrected (%lu sectors at %llu on %pg)\n",
+					    mdname(conf->mddev),
+					    R5_STRIPE_SECTORS,
+					    (unsigned long long)sh->sector,
+					    dev->rdev->bdev);
+		}
+	}
+	r5_io_done(conf, sh, R5D_WRITE);
+	return ok;
+}
+
+static void r5_sync_put(struct r5conf *conf, struct r5sync *rs, bool ok)
+{
+	if (!ok)
+		WRITE_ONCE(rs->failed, true);
+	/* full barrier: ->failed before the count (pairs with the last) */
+	if (!atomic_dec_and_test(&rs->remaining))
+		return;
+	md_done_sync(conf->mddev, rs->sectors, !READ_ONCE(rs->failed));
+	kfree(rs);
+	r5_leave(conf);
+}
+
+/* Complete what the operation served, successfully or not.  Owner. */
+static void r5_end_op(struct r5conf *conf, struct r5stripe *sh,
+		      blk_status_t status)
+{
+	struct r5piece *pc, *tmp;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		list_for_each_entry_safe(pc, tmp, &dev->reading, node) {
+			list_del(&pc->node);
+			if (status)
+				r5_req_fail(pc->req, status);
+			r5_req_put(pc->req);
+			mempool_free(pc, &conf->piece_pool);
+		}
+		list_for_each_entry_safe(pc, tmp, &dev->writing, node) {
+			list_del(&pc->node);
+			if (status)
+				r5_req_fail(pc->req, status);
+			r5_req_put(pc->req);
+			mempool_free(pc, &conf->piece_pool);
+		}
+		/* a failed operation leaves nothing trustworthy cached */
+		if (status)
+			clear_bit(R5D_UPTODATE, &dev->flags);
+	}
+	if (sh->op == R5_OP_SYNC)
+		r5_sync_put(conf, sh->syncing, !status);
+	sh->syncing = NULL;
+	sh->op = R5_OP_NONE;
+	sh->state = R5_IDLE;
+}
+
+static void r5_fail_op(struct r5conf *conf, struct r5stripe *sh)
+{
+	pr_err_ratelimited("md/raid:%s: too many members missing at sector %llu, failing IO\n",
+			   mdname(conf->mddev),
+			   (unsigned long long)sh->sector);
+	r5_end_op(conf, sh, BLK_STS_IOERR);
+}
+
+/*
+ * Planning and computing, from IDLE (a new operation) or READ_WAIT.
+ * Returns true while member IO is in flight.
+ */
+static bool r5_advance(struct r5conf *conf, struct r5stripe *sh)
+{
+	unsigned long toread;
+
+	if (r5_plan(conf, sh, &toread)) {
+		r5_fail_op(conf, sh);
+		return false;
+	}
+	if (toread) {
+		r5_issue_reads(conf, sh, toread);
+		return true;
+	}
+	r5_compute(conf, sh);
+	if (r5_issue_writes(conf, sh))
+		return true;
+	r5_end_op(conf, sh, BLK_STS_OK);
+	return false;
+}
+
+/* IDLE with nothing to do: give up ownership, unless work came in. */
+static bool r5_release(struct r5conf *conf, struct r5stripe *sh)
+{
+	bool more;
+
+	spin_lock_irq(&sh->lock);
+	more = sh->sync || r5_has_pieces(conf, sh, true) ||
+	       r5_has_pieces(conf, sh, false);
+	if (!more)
+		clear_bit(R5S_HANDLING, &sh->flags);
+	spin_unlock_irq(&sh->lock);
+	if (!more)
+		r5_put_stripe(conf, sh);
+	return !more;
+}
+
+/* One step of an owned stripe (worker). */
+static void r5_handle(struct r5conf *conf, struct r5stripe *sh)
+{
+	for (;;) {
+		switch (sh->state) {
+		case R5_IDLE:
+			if (!r5_begin(conf, sh)) {
+				if (r5_release(conf, sh))
+					return;
+				continue;
+			}
+			if (r5_advance(conf, sh))
+				return;
+			break;
+		case R5_READ_WAIT:
+			r5_reads_done(conf, sh);
+			if (r5_advance(conf, sh))
+				return;
+			break;
+		case R5_WRITE_WAIT:
+			r5_end_op(conf, sh, r5_writes_done(conf, sh) ?
+				  BLK_STS_OK : BLK_STS_IOERR);
+			break;
+		}
+	}
+}
+
+/* ---- direct reads ---------------------------------------------------- */
+
+/* Serve [asector, asector + sectors) of @req through the stripe cache. */
+static void r5_attach_range(struct r5conf *conf, struct r5req *req,
+			    sector_t asector, unsigned int sectors,
+			    unsigned int boff, bool write)
+{
+	while (sectors) {
+		struct r5piece *p;
+		u64 ms;
+		sector_t page_start;
+		unsigned int in_page, n;
+		int i;
+
+		r5g_map(&conf->geo, asector, &i, &ms);
+		page_start = round_down(ms, R5_STRIPE_SECTORS);
+		in_page = ms - page_start;
+		n = min_t(unsigned int, sectors, R5_STRIPE_SECTORS - in_page);
+
+		p = mempool_alloc(&conf->piece_pool, GFP_NOIO);
+		p->req = req;
+		p->off = in_page << SECTOR_SHIFT;
+		p->len = n << SECTOR_SHIFT;
+		p->boff = boff;
+		atomic_inc(&req->remaining);
+		r5_attach(conf, page_start, i, p, write);
+
+		asector += n;
+		sectors -= n;
+		boff += n << SECTOR_SHIFT;
+	}
+}
+
+static void r5_direct_endio(struct bio *bio)
+{
+	struct r5clone *rc = container_of(bio, struct r5clone, bio);
+	struct r5conf *conf = rc->req->conf;
+	unsigned long flags;
+
+	r5_unpin(rc->rdev);
+	if (!bio->bi_status) {
+		struct r5req *req = rc->req;
+
+		bio_put(bio);
+		r5_req_put(req);
+		return;
+	}
+	/* the worker retries it through the stripe cache */
+	spin_lock_irqsave(&conf->lock, flags);
+	list_add_tail(&rc->retry, &conf->retry);
+	spin_unlock_irqrestore(&conf->lock, flags);
+	queue_work(conf->wq, &conf->work);
+}
+
+/*
+ * Worker: move failed direct reads onto the stripe cache.  The worker
+ * must not sleep for a stripe (it frees them), so each piece is attached
+ * only if its stripe can be had at once; otherwise the read waits on the
+ * retry list for the next round.
+ */
+static void r5_retry_reads(struct r5conf *conf)
+{
+	struct r5clone *rc;
+
+	for (;;) {
+		struct r5stripe *sh;
+		struct r5piece *p;
+		unsigned int n;
+		sector_t page_start;
+		u64 ms;
+		int i;
+
+		spin_lock_irq(&conf->lock);
+		rc = list_first_entry_or_null(&conf->retry, struct r5clone,
+					      retry);
+		spin_unlock_irq(&conf->lock);
+		if (!rc)
+			return;
+		r5g_map(&conf->geo, rc->asector, &i, &ms);
+		page_start = round_down(ms, R5_STRIPE_SECTORS);
+		n = min_t(unsigned int, rc->sectors,
+			  R5_STRIPE_SECTORS - (ms - page_start));
+		sh = r5_get_stripe(conf, page_start, true);
+		if (!sh)
+			return;		/* stripes come back as we go on */
+		p = mempool_alloc(&conf->piece_pool, GFP_NOIO);
+		p->req = rc->req;
+		p->off = (ms - page_start) << SECTOR_SHIFT;
+		p->len = n << SECTOR_SHIFT;
+		p->boff = rc->boff;
+		atomic_inc(&rc->req->remaining);
+		spin_lock_irq(&sh->lock);
+		list_add_tail(&p->node, &sh->dev[i].toread);
+		if (r5_claim(sh)) {
+			spin_unlock_irq(&sh->lock);
+			r5_start_handling(conf, sh);
+		} else {
+			spin_unlock_irq(&sh->lock);
+		}
+		r5_put_stripe(conf, sh);
+
+		/* the rest of this clone's range, if any */
+		rc->asector += n;
+		rc->boff += n << SECTOR_SHIFT;
+		rc->sectors -= n;
+		if (rc->sectors)
+			continue;
+		spin_lock_irq(&conf->lock);
+		list_del(&rc->retry);
+		spin_unlock_irq(&conf->lock);
+		{
+			struct r5req *req = rc->req;
+
+			bio_put(&rc->bio);
+			r5_req_put(req);
+		}
+	}
+}
+
+static void raid5_work(struct work_struct *work)
+{
+	struct r5conf *conf = container_of(work, struct r5conf, work);
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	for (;;) {
+		struct r5stripe *sh;
+
+		r5_retry_reads(conf);
+		spin_lock_irq(&conf->lock);
+		sh = list_first_entry_or_null(&conf->handle, struct r5stripe,
+					      lru);
+		if (sh)
+			list_del_init(&sh->lru);
+		spin_unlock_irq(&conf->lock);
+		if (!sh)
+			break;
+		r5_handle(conf, sh);
+		cond_resched();
+	}
+	blk_finish_plug(&plug);
+}
+
+/* Read one chunk's worth of @req directly if its member holds it. */
+static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
+			   sector_t asector, unsigned int sectors,
+			   unsigned int boff)
+{
+	struct md_rdev *rdev;
+	struct r5clone *rc;
+	struct bio *clone;
+	u64 ms;
+	int i;
+
+	r5g_map(&conf->geo, asector, &i, &ms);
+	rcu_read_lock();
+	rdev = r5_rdev_rcu(conf, i);
+	if (!r5_rdev_alive(rdev) ||
+	    !(test_bit(RD_IN_SYNC, &rdev->flags) ||
+	      READ_ONCE(rdev->recovery_offset) >= ms + sectors)) {
+		rcu_read_unlock();
+		return false;
+	}
+	atomic_inc(&rdev->nr_pending);
+	rcu_read_unlock();
+
+	clone = bio_alloc_clone(rdev->bdev, req->master, GFP_NOIO, &conf->bs);
+	rc = container_of(clone, struct r5clone, bio);
+	rc->req = req;
+	rc->rdev = rdev;
+	rc->asector = asector;
+	rc->boff = boff;
+	rc->sectors = sectors;
+	INIT_LIST_HEAD(&rc->retry);
+	clone->bi_iter = req->iter;
+	bio_advance(clone, boff);
+	clone->bi_iter.bi_size = sectors << SECTOR_SHIFT;
+	clone->bi_iter.bi_sector = ms + rdev->data_offset;
+	clone->bi_end_io = r5_direct_endio;
+	atomic_inc(&req->remaining);
+	submit_bio_noacct(clone);
+	return true;
+}
+
+/* ---- make_request ----------------------------------------------------- */
+
+/* Flush every working member; errors are not the caller's concern. */
+static void r5_flush_members(struct r5conf *conf)
+{
+	struct md_rdev *rdev;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct bio bio;
+
+		rcu_read_lock();
+		rdev = r5_rdev_rcu(conf, i);
+		if (!r5_rdev_alive(rdev)) {
+			rcu_read_unlock();
+			continue;
+		}
+		atomic_inc(&rdev->nr_pending);
+		rcu_read_unlock();
+		bio_init(&bio, rdev->bdev, NULL, 0,
+			 REQ_OP_WRITE | REQ_PREFLUSH | REQ_SYNC);
+		submit_bio_wait(&bio);
+		bio_uninit(&bio);
+		r5_unpin(rdev);
+	}
+}
+
+static void raid5_make_request(struct mddev *mddev, struct bio *bio)
+{
+	struct r5conf *conf = mddev->private;
+	u32 chunk = conf->geo.chunk_sectors;
+	struct blk_plug plug;
+	struct r5req *req;
+	sector_t s, end;
+	unsigned int boff = 0;
+	bool write;
+
+	if (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) {
+		bio->bi_status = BLK_STS_NOTSUPP;
+		bio_endio(bio);
+		return;
+	}
+	if (bio->bi_opf & REQ_PREFLUSH) {
+		r5_enter(conf);
+		r5_flush_members(conf);
+		r5_leave(conf);
+		if (!bio_sectors(bio)) {
+			unsigned long start = md_io_start(mddev, bio);
+
+			md_io_end(mddev, bio, start);
+			bio_endio(bio);
+			return;
+		}
+		bio->bi_opf &= ~REQ_PREFLUSH;
+	}
+	write = bio_op(bio) == REQ_OP_WRITE;
+	if (write)
+		md_write_start(mddev, bio);
+	r5_enter(conf);
+	req = r5_req_alloc(conf, bio);
+
+	s = bio->bi_iter.bi_sector;
+	end = bio_end_sector(bio);
+	blk_start_plug(&plug);
+	while (s < end) {
+		unsigned int n = min_t(sector_t, end - s,
+				       chunk - (s & (chunk - 1)));
+
+		if (write || !r5_direct_read(conf, req, s, n, boff))
+			r5_attach_range(conf, req, s, n, boff, write);
+		s += n;
+		boff += n << SECTOR_SHIFT;
+	}
+	blk_finish_plug(&plug);
+	r5_req_put(req);	/* the bias */
+}
+
+/* ---- sync ------------------------------------------------------------- */
+
+/* Some member is being rebuilt below @end. */
+static bool r5_needs_recovery(struct r5conf *conf, sector_t start,
+			      sector_t *next)
+{
+	bool any = false;
+	int i;
+
+	*next = MD_MAX_SECTOR;
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = r5_rdev_rcu(conf, i);
+		sector_t ro;
+
+		if (!r5_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags))
+			continue;
+		ro = READ_ONCE(rdev->recovery_offset);
+		if (ro <= start)
+			any = true;
+		else
+			*next = min(*next, ro);
+	}
+	rcu_read_unlock();
+	return any;
+}
+
+static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
+				   sector_t max_sector, bool *skipped)
+{
+	struct r5conf *conf = mddev->private;
+	sector_t start, limit, len, next;
+	struct r5sync *rs;
+	int mode = r5_sync_mode(mddev), i, n;
+
+	*skipped = false;
+	if (sector_nr >= max_sector) {
+		*skipped = true;
+		return 0;
+	}
+	start = round_down(sector_nr, R5_STRIPE_SECTORS);
+	limit = round_down(max_sector, R5_STRIPE_SECTORS);
+	if (start >= limit) {
+		/* a tail smaller than a page holds no data */
+		*skipped = true;
+		return max_sector - sector_nr;
+	}
+	if (mode == R5M_RECOVER) {
+		if (!r5_needs_recovery(conf, start, &next)) {
+			*skipped = true;
+			if (next > sector_nr && next < max_sector)
+				return next - sector_nr;
+			return max_sector - sector_nr;
+		}
+	} else if (READ_ONCE(mddev->degraded)) {
+		/* no redundancy to compare: nothing a resync can do */
+		*skipped = true;
+		return max_sector - sector_nr;
+	}
+	len = min_t(sector_t, R5_SYNC_STRIPES * R5_STRIPE_SECTORS,
+		    limit - start);
+	n = len / R5_STRIPE_SECTORS;
+
+	rs = kzalloc(sizeof(*rs), GFP_NOIO);
+	if (!rs)
+		return 0;
+	rs->conf = conf;
+	rs->mode = mode;
+	rs->sectors = start + len - sector_nr;
+	atomic_set(&rs->remaining, n);
+	r5_enter(conf);
+	for (i = 0; i < n; i++) {
+		struct r5stripe *sh;
+		bool claim;
+
+		sh = r5_get_stripe(conf, start + i * R5_STRIPE_SECTORS, false);
+		spin_lock_irq(&sh->lock);
+		WARN_ON_ONCE(sh->sync);
+		sh->sync = rs;
+		claim = r5_claim(sh);
+		spin_unlock_irq(&sh->lock);
+		if (claim)
+			r5_start_handling(conf, sh);
+		r5_put_stripe(conf, sh);
+	}
+	return rs->sectors;
+}
+
+/* ---- sysfs ------------------------------------------------------------ */
+
+/* The running conf of @mddev; valid until the store/show returns. */
+static struct r5conf *r5_sysfs_conf(struct mddev *mddev)
+{
+	struct r5conf *conf;
+
+	spin_lock_irq(&mddev->lock);
+	conf = mddev->pers ? mddev->private : NULL;
+	spin_unlock_irq(&mddev->lock);
+	return conf;
+}
+
+static ssize_t stripe_cache_size_show(struct mddev *mddev, char *page)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+
+	if (!conf)
+		return -ENODEV;
+	return sysfs_emit(page, "%d\n", READ_ONCE(conf->max));
+}
+
+static ssize_t stripe_cache_size_store(struct mddev *mddev, const char *buf,
+				       size_t len)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+	struct r5stripe *sh, *tmp;
+	unsigned int v;
+	LIST_HEAD(drop);
+
+	if (kstrtouint(buf, 10, &v) || v < R5_CACHE_MIN || v > R5_CACHE_MAX)
+		return -EINVAL;
+	if (!conf)
+		return -ENODEV;
+	spin_lock_irq(&conf->lock);
+	WRITE_ONCE(conf->max, v);
+	/* shrink: drop unused stripes now, busy ones as they are put */
+	while (conf->total > conf->max) {
+		sh = list_first_entry_or_null(&conf->inactive,
+					      struct r5stripe, lru);
+		if (!sh)
+			break;
+		list_move(&sh->lru, &drop);
+		hlist_del_init(&sh->hash);
+		conf->total--;
+	}
+	wake_up(&conf->wait);
+	spin_unlock_irq(&conf->lock);
+	list_for_each_entry_safe(sh, tmp, &drop, lru)
+		r5_stripe_free(conf, sh);
+	return len;
+}
+
+static ssize_t stripe_cache_active_show(struct mddev *mddev, char *page)
+{
+	struct r5conf *conf;
+	int active = 0;
+
+	spin_lock_irq(&mddev->lock);
+	conf = mddev->pers ? mddev->private : NULL;
+	if (conf)
+		active = READ_ONCE(conf->active);
+	spin_unlock_irq(&mddev->lock);
+	if (!conf)
+		return -ENODEV;
+	return sysfs_emit(page, "%d\n", active);
+}
+
+static struct md_sysfs_entry r5_stripe_cache_size = {
+	.attr = { .name = "stripe_cache_size", .mode = 0644 },
+	.show = stripe_cache_size_show,
+	.store = stripe_cache_size_store,
+	.unlocked = true,
+};
+
+static struct md_sysfs_entry r5_stripe_cache_active = {
+	.attr = { .name = "stripe_cache_active", .mode = 0444 },
+	.show = stripe_cache_active_show,
+	.unlocked = true,
+};
+
+static struct attribute *r5_attrs[] = {
+	&r5_stripe_cache_size.attr,
+	&r5_stripe_cache_active.attr,
+	NULL,
+};
+
+static const struct attribute_group r5_attr_group = {
+	.attrs = r5_attrs,
+};
+
+/* ---- configuration ---------------------------------------------------- */
+
+static struct md_rdev *r5_rdev_locked(struct r5conf *conf, int i)
+{
+	return rcu_dereference_protected(conf->disks[i].rdev,
+			lockdep_is_held(&conf->mddev->reconfig_mutex));
+}
+
+static void raid5_status(struct seq_file *seq, struct mddev *mddev)
+{
+	struct r5conf *conf = mddev->private;
+	int i;
+
+	seq_printf(seq, " level %d, %uk chunk, algorithm %d [%d/%d] [",
+		   mddev->level, conf->geo.chunk_sectors / 2, mddev->layout,
+		   conf->raid_disks,
+		   conf->raid_disks - READ_ONCE(mddev->degraded));
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++)
+		seq_putc(seq, r5_rdev_working(r5_rdev_rcu(conf, i)) ?
+			 'U' : '_');
+	rcu_read_unlock();
+	seq_putc(seq, ']');
+}
+
+static void raid5_error_handler(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct r5conf *conf = mddev->private;
+	unsigned long flags;
+	int left;
+
+	spin_lock_irqsave(&mddev->lock, flags);
+	if (test_bit(RD_FAULTY, &rdev->flags)) {
+		spin_unlock_irqrestore(&mddev->lock, flags);
+		return;
+	}
+	if (r5_rdev_working(rdev) &&
+	    mddev->degraded >= conf->geo.max_degraded) {
+		/* failing it would lose data: keep it, as in-tree */
+		spin_unlock_irqrestore(&mddev->lock, flags);
+		pr_warn_ratelimited("md/raid:%s: %pg is needed for redundancy-less operation, not failing it\n",
+				    mdname(mddev), rdev->bdev);
+		return;
+	}
+	set_bit(RD_FAULTY, &rdev->flags);
+	clear_bit(RD_IN_SYNC, &rdev->flags);
+	r5_update_degraded(mddev);
+	left = conf->raid_disks - mddev->degraded;
+	spin_unlock_irqrestore(&mddev->lock, flags);
+	pr_crit("md/raid:%s: Disk failure on %pg, disabling device.\n"
+		"md/raid:%s: Operation continuing on %d devices.\n",
+		mdname(mddev), rdev->bdev, mdname(mddev), left);
+}
+
+static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct r5conf *conf = mddev->private;
+	int slot = -1, i;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	i = rdev->saved_raid_disk;
+	if (i >= 0 && i < conf->raid_disks && !r5_rdev_locked(conf, i))
+		slot = i;
+	for (i = 0; slot < 0 && i < conf->raid_disks; i++)
+		if (!r5_rdev_locked(conf, i))
+			slot = i;
+	if (slot < 0)
+		return -EEXIST;
+	clear_bit(RD_IN_SYNC, &rdev->flags);
+	rdev->recovery_offset = 0;
+	rdev->raid_disk = slot;
+	/* publishes the initialised rdev to IO-path rcu_dereference() */
+	rcu_assign_pointer(conf->disks[slot].rdev, rdev);
+	return 0;
+}
+
+static int raid5_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct r5conf *conf = mddev->private;
+	int slot = rdev->raid_disk;
+	unsigned long flags;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (slot < 0 || slot >= conf->raid_disks ||
+	    r5_rdev_locked(conf, slot) != rdev)
+		return 0;
+	if (r5_rdev_working(rdev) || atomic_read(&rdev->nr_pending))
+		return -EBUSY;
+	RCU_INIT_POINTER(conf->disks[slot].rdev, NULL);
+	/* IO that loaded the pointer has pinned the member by now */
+	synchronize_rcu();
+	if (atomic_read(&rdev->nr_pending)) {
+		rcu_assign_pointer(conf->disks[slot].rdev, rdev);
+		return -EBUSY;
+	}
+	spin_lock_irqsave(&mddev->lock, flags);
+	r5_update_degraded(mddev);
+	spin_unlock_irqrestore(&mddev->lock, flags);
+	return 0;
+}
+
+static int raid5_spare_active(struct mddev *mddev)
+{
+	struct r5conf *conf = mddev->private;
+	unsigned long flags;
+	int i, count = 0;
+
+	spin_lock_irqsave(&mddev->lock, flags);
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = r5_rdev_rcu(conf, i);
+
+		if (!r5_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags))
+			continue;
+		if (rdev->recovery_offset < mddev->dev_sectors)
+			continue;
+		set_bit(RD_IN_SYNC, &rdev->flags);
+		count++;
+	}
+	rcu_read_unlock();
+	r5_update_degraded(mddev);
+	spin_unlock_irqrestore(&mddev->lock, flags);
+	return count;
+}
+
+static void raid5_quiesce(struct mddev *mddev, int quiesce)
+{
+	struct r5conf *conf = mddev->private;
+
+	spin_lock_irq(&conf->lock);
+	WRITE_ONCE(conf->quiesced, !!quiesce);
+	spin_unlock_irq(&conf->lock);
+	if (quiesce) {
+		smp_mb();				/* (G1) */
+		wait_event(conf->wait, !atomic_read(&conf->nr_reqs));
+	} else {
+		wake_up(&conf->wait);
+	}
+}
+
+static sector_t raid5_size(struct mddev *mddev, sector_t sectors,
+			   int raid_disks)
+{
+	struct r5conf *conf = mddev->private;
+
+	if (!sectors)
+		sectors = mddev->dev_sectors;
+	sectors = round_down(sectors, conf->geo.chunk_sectors);
+	return sectors * conf->geo.data_disks;
+}
+
+static void r5_free_stripes(struct r5conf *conf)
+{
+	struct r5stripe *sh, *tmp;
+
+	/* quiesced and stopped: every stripe is inactive */
+	list_for_each_entry_safe(sh, tmp, &conf->inactive, lru) {
+		list_del(&sh->lru);
+		r5_stripe_free(conf, sh);
+	}
+}
+
+static void raid5_free_conf(struct r5conf *conf)
+{
+	destroy_workqueue(conf->wq);
+	r5_free_stripes(conf);
+	bioset_exit(&conf->bs);
+	mempool_exit(&conf->piece_pool);
+	mempool_exit(&conf->req_pool);
+	__free_page(conf->scratch[1]);
+	__free_page(conf->scratch[0]);
+	kfree(conf->ptrs);
+	kfree(conf->hash);
+	kfree(conf->disks);
+	kfree(conf);
+}
+
+static void r5_set_limits(struct mddev *mddev, struct r5conf *conf)
+{
+	struct request_queue *q;
+
+	if (!mddev->gendisk)
+		return;
+	q = mddev->gendisk->queue;
+	blk_queue_io_min(q, conf->geo.chunk_sectors << SECTOR_SHIFT);
+	blk_queue_io_opt(q, (conf->geo.chunk_sectors << SECTOR_SHIFT) *
+			 conf->geo.data_disks);
+	/* no discard or write-zeroes: parity would have to follow them */
+	blk_queue_max_discard_sectors(q, 0);
+	blk_queue_max_write_zeroes_sectors(q, 0);
+}
+
+/* Attach the members to their slots; -EINVAL on a conflict. */
+static int r5_attach_members(struct mddev *mddev, struct r5conf *conf)
+{
+	struct md_rdev *rdev;
+
+	rdev_for_each(rdev, mddev) {
+		int slot = rdev->raid_disk;
+
+		if (slot < 0 || slot >= conf->raid_disks ||
+		    test_bit(RD_FAULTY, &rdev->flags))
+			continue;
+		if (r5_rdev_locked(conf, slot)) {
+			pr_err("md/raid:%s: two members claim slot %d\n",
+			       mdname(mddev), slot);
+			return -EINVAL;
+		}
+		RCU_INIT_POINTER(conf->disks[slot].rdev, rdev);
+	}
+	return 0;
+}
+
+/* Refuse arrays that cannot start safely; logs why. */
+static int r5_check_start(struct mddev *mddev, struct r5conf *conf)
+{
+	int working = r5_working(conf);
+	int missing = conf->raid_disks - working;
+
+	if (missing > conf->geo.max_degraded) {
+		pr_err("md/raid:%s: not enough operational devices (%d/%d failed)\n",
+		       mdname(mddev), missing, conf->raid_disks);
+		return -EIO;
+	}
+	if (missing && mddev->resync_offset < mddev->dev_sectors) {
+		pr_crit("md/raid:%s: cannot start dirty degraded array (parity may be wrong, data could be lost)\n",
+			mdname(mddev));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int raid5_run(struct mddev *mddev)
+{
+	struct r5conf *conf;
+	unsigned long flags;
+	const char *why;
+	struct r5geom geo;
+	int ret;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (r5g_init(&geo, mddev->level, mddev->layout, mddev->raid_disks,
+		     mddev->chunk_sectors, R5_STRIPE_SECTORS, &why)) {
+		pr_err("md/raid:%s: cannot start level %d, layout %d, %d members, chunk %u sectors: %s\n",
+		       mdname(mddev), mddev->level, mddev->layout,
+		       mddev->raid_disks, mddev->chunk_sectors, why);
+		return -EINVAL;
+	}
+	if (mddev->raid_disks >= BITS_PER_LONG) {
+		pr_err("md/raid:%s: at most %d members are supported\n",
+		       mdname(mddev), BITS_PER_LONG - 1);
+		return -EINVAL;
+	}
+
+	conf = kzalloc(sizeof(*conf), GFP_KERNEL);
+	if (!conf)
+		return -ENOMEM;
+	conf->mddev = mddev;
+	conf->geo = geo;
+	conf->raid_disks = mddev->raid_disks;
+	conf->max = R5_CACHE_DEFAULT;
+	spin_lock_init(&conf->lock);
+	init_waitqueue_head(&conf->wait);
+	INIT_LIST_HEAD(&conf->inactive);
+	INIT_LIST_HEAD(&conf->handle);
+	INIT_LIST_HEAD(&conf->retry);
+	atomic_set(&conf->nr_reqs, 0);
+	INIT_WORK(&conf->work, raid5_work);
+
+	ret = -ENOMEM;
+	conf->disks = kcalloc(conf->raid_disks, sizeof(*conf->disks),
+			      GFP_KERNEL);
+	if (!conf->disks)
+		goto free_conf;
+	conf->hash = kcalloc(R5_HASH_SIZE, sizeof(*conf->hash), GFP_KERNEL);
+	if (!conf->hash)
+		goto free_disks;
+	conf->ptrs = kcalloc(conf->raid_disks + 2, sizeof(*conf->ptrs),
+			     GFP_KERNEL);
+	if (!conf->ptrs)
+		goto free_hash;
+	conf->scratch[0] = alloc_page(GFP_KERNEL);
+	if (!conf->scratch[0])
+		goto free_ptrs;
+	conf->scratch[1] = alloc_page(GFP_KERNEL);
+	if (!conf->scratch[1])
+		goto free_scratch0;
+	ret = mempool_init_kmalloc_pool(&conf->req_pool, R5_POOL_MIN,
+					sizeof(struct r5req));
+	if (ret)
+		goto free_scratch1;
+	ret = mempool_init_kmalloc_pool(&conf->piece_pool, R5_POOL_MIN * 4,
+					sizeof(struct r5piece));
+	if (ret)
+		goto exit_req_pool;
+	ret = bioset_init(&conf->bs, BIO_POOL_SIZE,
+			  offsetof(struct r5clone, bio), BIOSET_NEED_RESCUER);
+	if (ret)
+		goto exit_piece_pool;
+	ret = -ENOMEM;
+	conf->wq = alloc_ordered_workqueue("%s_raid5", WQ_MEM_RECLAIM,
+					   mdname(mddev));
+	if (!conf->wq)
+		goto exit_bs;
+
+	ret = r5_attach_members(mddev, conf);
+	if (ret)
+		goto destroy_wq;
+	ret = r5_check_start(mddev, conf);
+	if (ret)
+		goto destroy_wq;
+
+	mddev->private = conf;
+	spin_lock_irqsave(&mddev->lock, flags);
+	r5_update_degraded(mddev);
+	spin_unlock_irqrestore(&mddev->lock, flags);
+	mddev->array_sectors = raid5_size(mddev, 0, 0);
+	r5_set_limits(mddev, conf);
+	if (sysfs_create_group(&mddev->kobj, &r5_attr_group))
+		pr_warn("md/raid:%s: cannot create stripe cache sysfs files\n",
+			mdname(mddev));
+	pr_info("md/raid:%s: raid level %d active with %d out of %d devices, algorithm %d\n",
+		mdname(mddev), mddev->level,
+		conf->raid_disks - mddev->degraded, conf->raid_disks,
+		mddev->layout);
+	return 0;
+
+destroy_wq:
+	destroy_workqueue(conf->wq);
+exit_bs:
+	bioset_exit(&conf->bs);
+exit_piece_pool:
+	mempool_exit(&conf->piece_pool);
+exit_req_pool:
+	mempool_exit(&conf->req_pool);
+free_scratch1:
+	__free_page(conf->scratch[1]);
+free_scratch0:
+	__free_page(conf->scratch[0]);
+free_ptrs:
+	kfree(conf->ptrs);
+free_hash:
+	kfree(conf->hash);
+free_disks:
+	kfree(conf->disks);
+free_conf:
+	kfree(conf);
+	return ret;
+}
+
+static void raid5_free(struct mddev *mddev, void *priv)
+{
+	/* waits for stores in progress (they found priv before it went) */
+	sysfs_remove_group(&mddev->kobj, &r5_attr_group);
+	/* the last r5_leave() may still be looking at conf->wait */
+	synchronize_rcu();
+	raid5_free_conf(priv);
+}
+
+#define R5_PERSONALITY(_name, _level) {			\
+	.name		= _name,			\
+	.level		= _level,			\
+	.owner		= THIS_MODULE,			\
+	.run		= raid5_run,			\
+	.free		= raid5_free,			\
+	.make_request	= raid5_make_request,		\
+	.status		= raid5_status,			\
+	.error_handler	= raid5_error_handler,		\
+	.hot_add_disk	= raid5_hot_add_disk,		\
+	.hot_remove_disk = raid5_hot_remove_disk,	\
+	.spare_active	= raid5_spare_active,		\
+	.sync_request	= raid5_sync_request,		\
+	.size		= raid5_size,			\
+	.quiesce	= raid5_quiesce,		\
+}
+
+static struct md_personality raid4_personality = R5_PERSONALITY("raid4", 4);
+static struct md_personality raid5_personality = R5_PERSONALITY("raid5", 5);
+static struct md_personality raid6_personality = R5_PERSONALITY("raid6", 6);
 
 static int __init raid5_init(void)
 {
+	int ret;
+
+	ret = md_register_personality(&raid6_personality);
+	if (ret)
+		return ret;
+	ret = md_register_personality(&raid5_personality);
+	if (ret)
+		goto unregister_raid6;
+	ret = md_register_personality(&raid4_personality);
+	if (ret)
+		goto unregister_raid5;
 	return 0;
+
+unregister_raid5:
+	md_unregister_personality(&raid5_personality);
+unregister_raid6:
+	md_unregister_personality(&raid6_personality);
+	return ret;
 }
 
 static void __exit raid5_exit(void)
 {
+	md_unregister_personality(&raid4_personality);
+	md_unregister_personality(&raid5_personality);
+	md_unregister_personality(&raid6_personality);
 }
 
 module_init(raid5_init);
@@ -18,3 +2061,11 @@ module_exit(raid5_exit);
 MODULE_LICENSE("GPL");
 MODULE_VERSION("0.1-fork");
 MODULE_DESCRIPTION("RAID4/5/6 personality for md (out-of-tree fork stack)");
+MODULE_ALIAS("md-personality-4");	/* RAID5 */
+MODULE_ALIAS("md-raid5");
+MODULE_ALIAS("md-raid4");
+MODULE_ALIAS("md-level-5");
+MODULE_ALIAS("md-level-4");
+MODULE_ALIAS("md-personality-8");	/* RAID6 */
+MODULE_ALIAS("md-raid6");
+MODULE_ALIAS("md-level-6");

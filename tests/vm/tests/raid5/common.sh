@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Helpers shared by the t6x RAID4/5/6 tests (sourced after lib.sh).
+# Arrays are md0 over /dev/ram0..N-1.
+
+R5_MD=/dev/md0
+
+# r5_members N: "/dev/ram0 ... /dev/ramN-1"
+r5_members() {
+	_l=
+	_i=0
+	while [ $_i -lt "$1" ]; do
+		_l="$_l /dev/ram$_i"
+		_i=$((_i + 1))
+	done
+	echo "$_l"
+}
+
+# r5_use_impl I: unload whatever is loaded and load I, so that nothing
+# but the on-disk data carries over (also when I is loaded already).
+r5_use_impl() {
+	unload_impl || return 1
+	load_impl "$1" && impl_check "$1"
+}
+
+# r5_fio MODE RW BS OFFSET SIZE SEED: one job, iodepth 16; MODE write
+# (write + verify) or verify (verify_only).
+r5_fio() {
+	_mode=$1 _rw=$2 _bs=$3 _off=$4 _sz=$5 _seed=$6
+	if [ "$_mode" = write ]; then set -- --do_verify=1; else set -- --verify_only; fi
+	(cd /tmp && fio --name="c$_bs" --filename=$R5_MD --rw="$_rw" --bs="$_bs" \
+		--ioengine=libaio --iodepth=16 --direct=1 --size="$_sz" \
+		--offset="$_off" --verify=crc32c --verify_fatal=1 \
+		--randrepeat=1 --randseed="$_seed" --verify_state_save=0 \
+		--eta=never "$@") > /tmp/fio.out 2>&1
+	fio_log_ok $?
+}
+
+# r5_data MODE: 4k random writes over [0, 8M), 1M sequential over [8M, 16M)
+r5_data() {
+	r5_fio "$1" randwrite 4k 0 8M 31 && r5_fio "$1" write 1M 8M 8M 32
+}
+
+# r5_create LEVEL LAYOUT DISKS CHUNK_KIB: mdadm --create (LAYOUT
+# "default": mdadm's choice; mdadm takes no --layout for RAID4), wait for
+# the initial sync
+r5_create() {
+	_lay="--layout=$2"
+	[ "$2" = default ] && _lay=
+	# shellcheck disable=SC2046,SC2086 # word splitting on purpose
+	mdadm --create $R5_MD --run --level="$1" $_lay \
+		--raid-devices="$3" --chunk="$4" --metadata=1.2 \
+		$(r5_members "$3") || return 1
+	wait_resync md0 600 || return 1
+	cat /proc/mdstat
+}
+
+# r5_make MAKER LEVEL LAYOUT DISKS CHUNK: create with MAKER, write, stop
+r5_make() {
+	r5_use_impl "$1" || return 1
+	mdadm --zero-superblock $(r5_members "$4") 2>/dev/null
+	r5_create "$2" "$3" "$4" "$5" || return 1
+	r5_data write || return 1
+	mdadm --stop $R5_MD
+}
+
+# r5_take USER DISKS: assemble with USER, verify, check 0, stop
+r5_take() {
+	r5_use_impl "$1" || return 1
+	# shellcheck disable=SC2046
+	mdadm --assemble $R5_MD $(r5_members "$2") || return 1
+	cat /proc/mdstat
+	_d=$(cat /sys/block/md0/md/degraded)
+	[ "$_d" = 0 ] || { echo "degraded $_d after assemble"; return 1; }
+	r5_data verify || return 1
+	md_check_clean md0 600 || return 1
+	mdadm --stop $R5_MD
+}
+
+# r5_handover MAKER USER LEVEL LAYOUT DISKS CHUNK
+r5_handover() {
+	r5_make "$1" "$3" "$4" "$5" "$6" && r5_take "$2" "$5"
+}
+
+# r5_compat_case IMPL PARTNER LEVEL LAYOUT DISKS CHUNK: both directions,
+# two KTAP results
+r5_compat_case() {
+	_what="raid$3 $4 $5 disks ${6}K"
+	ktap_check "$_what: made by $1, $2 assembles, verifies, check 0" \
+		r5_handover "$1" "$2" "$3" "$4" "$5" "$6"
+	ktap_check "$_what: made by $2, $1 assembles, verifies, check 0" \
+		r5_handover "$2" "$1" "$3" "$4" "$5" "$6"
+}
