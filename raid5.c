@@ -2059,7 +2059,7 @@ static void __exit raid5_exit(void)
 module_init(raid5_init);
 module_exit(raid5_exit);
 MODULE_LICENSE("GPL");
-MODULE_VERSION("0.1-fork");
+MODULE_VERSION(MD_VERSION_STRING);
 MODULE_DESCRIPTION("RAID4/5/6 personality for md (out-of-tree fork stack)");
 MODULE_ALIAS("md-personality-4");	/* RAID5 */
 MODULE_ALIAS("md-raid5");
