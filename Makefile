@@ -14,7 +14,7 @@ KDIR ?= /usr/src/linux-headers-$(KABI)
 
 .PHONY: all modules setup clean check unit model vm-check demo bench \
 	bench-throttle checkpatch sparse install uninstall dkms-install \
-	dkms-remove dkms-check
+	dkms-remove dkms-check check-slow
 
 all: modules
 
@@ -45,6 +45,11 @@ model:
 
 vm-check: modules
 	$(SRC)/tests/vm/run-tests
+
+# The long exhaustive VM tests ("# SLOW:" header: every RAID4/5/6 layout
+# both ways with in-tree md), which make check lists as skipped.
+check-slow: modules
+	VM_SLOW=only NO_BUILD=1 $(SRC)/tests/vm/run-tests
 
 # The README's test command: unit tests, the model, then the VM suite
 # against in-tree md and this stack.
