@@ -33,9 +33,8 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 MODULES=(md-mod raid1 raid456)
 # Sources a DKMS build needs: nothing from tests/ or the benches.
 DKMS_FILES=(Kbuild dkms.conf ./*.c ./*.h)
-# Levels this stack serves today (raid456.ko is not a working
-# personality yet).
-SERVED_LEVELS="raid1"
+# Levels this stack serves today.
+SERVED_LEVELS="raid1 raid4 raid5 raid6"
 
 die() { echo "install: $*" >&2; exit 1; }
 

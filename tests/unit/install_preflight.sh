@@ -38,13 +38,13 @@ md0 : active raid1 sdb1[1] sda1[0]
 
 unused devices: <none>
 M
-case_ "raid5 is refused and named" 1 'md1: level raid5 is not served' <<'M'
-Personalities : [raid1] [raid6] [raid5] [raid4]
-md0 : active raid1 sdb1[1] sda1[0]
-      1046528 blocks super 1.2 [2/2] [UU]
-
-md1 : active (auto-read-only) raid5 sde[3] sdd[1] sdc[0]
+case_ "raid0 is refused and named; raid5 passes" 1 'md1: level raid0 is not served' <<'M'
+Personalities : [raid1] [raid6] [raid5] [raid4] [raid0]
+md0 : active (auto-read-only) raid5 sde[3] sdd[1] sdc[0]
       2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/3] [UUU]
+
+md1 : active raid0 sdb1[1] sda1[0]
+      2093056 blocks super 1.2 512k chunks
 
 unused devices: <none>
 M
