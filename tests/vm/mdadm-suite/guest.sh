@@ -93,7 +93,7 @@ while IFS='	' read -r name note; do
 	splat=$(grep -aEf /harness/splat-re "$OUT/$name.kernel.log" | head -n1)
 	if awk -v s="$secs" -v t="$TMO" 'BEGIN { exit !(s >= t) }'; then
 		st=fail why="timeout after ${TMO}s"
-	elif [ "$rc" = 0 ] && grep -q "^tests/$name\.\.\. succeeded" "$OUT/$name.out"; then
+	elif [ "$rc" = 0 ] && grep -q "tests/$name\.\.\. succeeded" "$OUT/$name.out"; then
 		st=pass why=
 	else
 		st=fail
