@@ -99,7 +99,7 @@ while IFS='	' read -r name note; do
 		st=fail
 		# die() prints "ERROR: ..." into the test's log; else its last line
 		why=$(grep -h 'ERROR:' "$OUT/$name.log" "$OUT/$name.out" 2>/dev/null |
-			head -n1 | sed 's/^[[:space:]]*//')
+			grep -v '^+' | head -n1 | sed 's/^[[:space:]]*//')
 		[ -n "$why" ] || why=$(grep -v '^+' "$OUT/$name.log" 2>/dev/null | tail -n1)
 		why="${why:-exit status $rc}"
 	fi
