@@ -144,10 +144,14 @@ static ssize_t raid_disks_store(struct mddev *mddev, const char *buf,
 {
 	unsigned int n;
 
+	int err;
+
 	if (kstrtouint(buf, 10, &n) || !n || n > MD_SB_DISKS * 2)
 		return -EINVAL;
-	if (mddev->pers)
-		return -EBUSY;	/* no reshape */
+	if (mddev->pers) {
+		err = md_set_raid_disks(mddev, n);
+		return err ? err : len;
+	}
 	mddev->raid_disks = n;
 	return len;
 }
