@@ -264,6 +264,13 @@ struct md_personality {
 	 * occupy more slots than @raid_disks.
 	 */
 	int (*resize_disks)(struct mddev *mddev, int raid_disks);
+	/*
+	 * The array maps straight onto the members' first dev_sectors
+	 * (raid1): the core may change dev_sectors while the array runs
+	 * (mdadm --grow --size), with the array suspended and no sync
+	 * thread, and resyncs what growing added.
+	 */
+	bool resize_in_place;
 };
 
 int md_register_personality(struct md_personality *p);

@@ -1305,6 +1305,73 @@ int md_set_raid_disks(struct mddev *mddev, int raid_disks)
 	return 0;
 }
 
+/*
+ * Change how much of every member a running array uses (mdadm --grow
+ * --size, md/component_size) where that moves no data; @sectors 0 takes
+ * the most every member allows (--size max).  Every member
+ * that is not faulty must have the room.  Growing leaves resync_offset
+ * at the old end (if it was past it) so that the sync thread resyncs the
+ * new part; the size is written to the superblocks at once.
+ * dev_sectors and array_sectors change with the array suspended.
+ */
+int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
+{
+	struct md_rdev *rdev;
+	sector_t old = mddev->dev_sectors;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers)
+		return -ENXIO;
+	if (!sectors) {
+		/* 0 is "as large as every member allows" (--size max) */
+		rdev_for_each(rdev, mddev)
+			if (!test_bit(RD_FAULTY, &rdev->flags) &&
+			    (!sectors || rdev->sectors < sectors))
+				sectors = rdev->sectors;
+		if (!sectors)
+			return -EINVAL;
+	}
+	if (sectors == old)
+		return 0;
+	if (!mddev->pers->resize_in_place || !mddev->pers->size) {
+		pr_warn("md: %s: %s cannot change the component size in place (not supported)\n",
+			mdname(mddev), mddev->pers->name);
+		return -EINVAL;
+	}
+	if (mddev->ro)
+		return -EROFS;
+	if (test_bit(MDR_RUNNING, &mddev->recovery))
+		return -EBUSY;
+	rdev_for_each(rdev, mddev) {
+		if (test_bit(RD_FAULTY, &rdev->flags) || rdev->sectors >= sectors)
+			continue;
+		pr_warn("md: %s: %pg has room for %llu sectors, not %llu\n",
+			mdname(mddev), rdev->bdev, (u64)rdev->sectors,
+			(u64)sectors);
+		return -ENOSPC;
+	}
+
+	md_suspend(mddev);
+	WRITE_ONCE(mddev->dev_sectors, sectors);
+	mddev->array_sectors = mddev->pers->size(mddev, sectors,
+						 mddev->raid_disks);
+	spin_lock_irq(&mddev->lock);
+	if (sectors > old && mddev->resync_offset > old)
+		mddev->resync_offset = old;
+	spin_unlock_irq(&mddev->lock);
+	md_resume(mddev);
+	set_capacity_and_notify(mddev->gendisk, mddev->array_sectors);
+	pr_info("md: %s: component size %llu KiB (was %llu)\n", mdname(mddev),
+		(u64)sectors / 2, (u64)old / 2);
+
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_new_event();
+	return 0;
+}
+
 /* ---------------------------------------------------------------- */
 /* Block device */
 

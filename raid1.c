@@ -1719,6 +1719,7 @@ static struct md_personality raid1_personality = {
 	.size		= raid1_size,
 	.quiesce	= raid1_quiesce,
 	.resize_disks	= raid1_resize_disks,
+	.resize_in_place = true,
 };
 
 static int __init raid1_init(void)
