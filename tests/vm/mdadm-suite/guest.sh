@@ -41,6 +41,16 @@ tidy() {
 }
 
 mkdir -p "$OUT" /var/tmp
+# The suite keeps its loop files and bitmap files in /var/tmp.  md opens
+# a bitmap file only on a filesystem that maps file blocks (bmap), which
+# the initramfs's tmpfs does not: so /var/tmp is ext4 on a RAM disk.
+if modprobe brd rd_nr=1 rd_size=1572864 max_part=0 &&
+   mkfs.ext3 -q -t ext4 /dev/ram0 > "$OUT/mkfs.log" 2>&1 &&
+   mount -t ext4 /dev/ram0 /var/tmp; then
+	echo "# mdadm-suite: /var/tmp is ext4 on /dev/ram0"
+else
+	echo "# mdadm-suite: no ext4 /var/tmp (bitmap-file tests will fail); see mkfs.log"
+fi
 modprobe virtio_pci && modprobe virtio_blk
 modprobe loop max_loop=16
 # the suite mknods /dev/loopN itself; devtmpfs has made them already
