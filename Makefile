@@ -14,7 +14,7 @@ KDIR ?= /usr/src/linux-headers-$(KABI)
 
 .PHONY: all modules setup clean check unit model vm-check demo bench \
 	bench-throttle checkpatch sparse install uninstall dkms-install \
-	dkms-remove dkms-check check-slow
+	dkms-remove dkms-check check-slow mdadm-suite
 
 all: modules
 
@@ -67,6 +67,11 @@ bench: $(CACHE)/kabi.mk
 # Resync throttle benchmark (issue 5), see BENCHMARKS.md.
 bench-throttle: $(CACHE)/kabi.mk
 	$(SRC)/tests/vm/bench-throttle
+
+# mdadm's own test suite (issue 15): Debian's mdadm source package of
+# the installed version, run in the VM against in-tree md and this stack.
+mdadm-suite: $(CACHE)/kabi.mk
+	$(SRC)/tests/vm/run-mdadm-suite
 
 # Install on a host (README, "Install on a Debian 12 host"): into
 # lib/modules/$(KABI)/updates/, with or without DKMS; scripts/install.sh.

@@ -255,6 +255,22 @@ struct md_personality {
 	sector_t (*size)(struct mddev *mddev, sector_t sectors, int raid_disks);
 	/* 1: stop all IO and wait for in-flight; 0: resume. */
 	void (*quiesce)(struct mddev *mddev, int quiesce);
+	/*
+	 * Optional: change the number of slots to @raid_disks without
+	 * moving data (raid1: add or drop mirror slots).  Called under
+	 * reconfig_mutex with the array suspended (quiesce(1) done) and no
+	 * sync thread; sets mddev->raid_disks, may renumber members'
+	 * raid_disk (the core relinks rdN afterwards).  -EBUSY if members
+	 * occupy more slots than @raid_disks.
+	 */
+	int (*resize_disks)(struct mddev *mddev, int raid_disks);
+	/*
+	 * The array maps straight onto the members' first dev_sectors
+	 * (raid1): the core may change dev_sectors while the array runs
+	 * (mdadm --grow --size), with the array suspended and no sync
+	 * thread, and resyncs what growing added.
+	 */
+	bool resize_in_place;
 };
 
 /*

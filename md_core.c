@@ -1249,6 +1249,129 @@ int md_restart_rw(struct mddev *mddev)
 	return 0;
 }
 
+/*
+ * Change raid_disks of a running array (mdadm --grow -n N on raid1):
+ * only where the personality can do it without a reshape.  Members in a
+ * slot may be renumbered by the personality, so their rdN links are
+ * dropped first and made again after.  sb_mutex keeps the md thread's
+ * superblock writes off the member roles while they change; it is taken
+ * after md_suspend(), which may wait for a writer that waits for a
+ * superblock write.
+ */
+int md_set_raid_disks(struct mddev *mddev, int raid_disks)
+{
+	struct md_core *core = to_core(mddev);
+	struct md_rdev *rdev;
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers)
+		return -ENXIO;
+	if (raid_disks == mddev->raid_disks)
+		return 0;
+	if (!mddev->pers->resize_disks) {
+		pr_warn("md: %s: %s cannot change raid_disks without a reshape (not supported)\n",
+			mdname(mddev), mddev->pers->name);
+		return -EINVAL;
+	}
+	if (raid_disks < 1 || raid_disks > MD_SB_DISKS * 2 ||
+	    (mddev->persistent && mddev->major_version == 0 &&
+	     raid_disks > MD_SB_DISKS)) {
+		pr_warn("md: %s: raid_disks %d out of range\n",
+			mdname(mddev), raid_disks);
+		return -EINVAL;
+	}
+	if (mddev->ro)
+		return -EROFS;
+	if (test_bit(MDR_RUNNING, &mddev->recovery))
+		return -EBUSY;
+
+	md_suspend(mddev);
+	mutex_lock(&core->sb_mutex);
+	rdev_for_each(rdev, mddev)
+		md_rdev_unlink_slot(rdev);
+	err = mddev->pers->resize_disks(mddev, raid_disks);
+	rdev_for_each(rdev, mddev)
+		md_rdev_link_slot(rdev);
+	mutex_unlock(&core->sb_mutex);
+	md_resume(mddev);
+	if (err)
+		return err;
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_new_event();
+	return 0;
+}
+
+/*
+ * Change how much of every member a running array uses (mdadm --grow
+ * --size, md/component_size) where that moves no data; @sectors 0 takes
+ * the most every member allows (--size max).  Every member
+ * that is not faulty must have the room.  Growing leaves resync_offset
+ * at the old end (if it was past it) so that the sync thread resyncs the
+ * new part; the size is written to the superblocks at once.
+ * dev_sectors and array_sectors change with the array suspended.
+ */
+int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
+{
+	struct md_rdev *rdev;
+	sector_t old = mddev->dev_sectors;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers)
+		return -ENXIO;
+	if (!sectors) {
+		/* 0 is "as large as every member allows" (--size max) */
+		rdev_for_each(rdev, mddev)
+			if (!test_bit(RD_FAULTY, &rdev->flags) &&
+			    (!sectors || rdev->sectors < sectors))
+				sectors = rdev->sectors;
+		if (!sectors)
+			return -EINVAL;
+	}
+	if (sectors == old)
+		return 0;
+	if (!mddev->pers->resize_in_place || !mddev->pers->size) {
+		pr_warn("md: %s: %s cannot change the component size in place (not supported)\n",
+			mdname(mddev), mddev->pers->name);
+		return -EINVAL;
+	}
+	if (mddev->ro)
+		return -EROFS;
+	if (test_bit(MDR_RUNNING, &mddev->recovery))
+		return -EBUSY;
+	rdev_for_each(rdev, mddev) {
+		if (test_bit(RD_FAULTY, &rdev->flags) || rdev->sectors >= sectors)
+			continue;
+		pr_warn("md: %s: %pg has room for %llu sectors, not %llu\n",
+			mdname(mddev), rdev->bdev, (u64)rdev->sectors,
+			(u64)sectors);
+		return -ENOSPC;
+	}
+
+	md_suspend(mddev);
+	WRITE_ONCE(mddev->dev_sectors, sectors);
+	mddev->array_sectors = mddev->pers->size(mddev, sectors,
+						 mddev->raid_disks);
+	spin_lock_irq(&mddev->lock);
+	if (sectors > old && mddev->resync_offset > old)
+		mddev->resync_offset = old;
+	spin_unlock_irq(&mddev->lock);
+	md_resume(mddev);
+	set_capacity_and_notify(mddev->gendisk, mddev->array_sectors);
+	pr_info("md: %s: component size %llu KiB (was %llu)\n", mdname(mddev),
+		(u64)sectors / 2, (u64)old / 2);
+
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_new_event();
+	return 0;
+}
+
 /* ---------------------------------------------------------------- */
 /* Block device */
 

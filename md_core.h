@@ -168,6 +168,8 @@ int md_run(struct mddev *mddev);
 int md_stop(struct mddev *mddev, int mode, struct block_device *bdev);
 int md_set_readonly(struct mddev *mddev, struct block_device *bdev);
 int md_restart_rw(struct mddev *mddev);
+int md_set_raid_disks(struct mddev *mddev, int raid_disks);
+int md_set_dev_sectors(struct mddev *mddev, sector_t sectors);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
 int md_add_new_disk(struct mddev *mddev, dev_t dev,

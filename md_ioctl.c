@@ -116,7 +116,8 @@ static int md_get_disk_info(struct mddev *mddev, void __user *arg)
 /*
  * SET_ARRAY_INFO on a running array asks for one change (size,
  * raid_disks, layout or the bitmap bit) with everything else as it is.
- * None of those is supported yet; anything else is malformed.
+ * raid_disks and size are supported where the personality needs no
+ * reshape for them; anything else is malformed.
  */
 static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 {
@@ -141,7 +142,13 @@ static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 		return 0;
 	if (changes > 1)
 		return -EINVAL;
-	pr_warn("md: %s: resize, reshape and bitmaps are not supported\n",
+	if (info->raid_disks != mddev->raid_disks)
+		return md_set_raid_disks(mddev, info->raid_disks);
+	if (info->size != (int)min_t(sector_t, mddev->dev_sectors / 2, INT_MAX))
+		return info->size >= 0 ?
+			md_set_dev_sectors(mddev, (sector_t)info->size * 2) :
+			-EINVAL;
+	pr_warn("md: %s: reshape and bitmaps are not supported\n",
 		mdname(mddev));
 	return -EINVAL;
 }

@@ -138,10 +138,14 @@ static ssize_t raid_disks_store(struct mddev *mddev, const char *buf,
 {
 	unsigned int n;
 
+	int err;
+
 	if (kstrtouint(buf, 10, &n) || !n || n > MD_SB_DISKS * 2)
 		return -EINVAL;
-	if (mddev->pers)
-		return -EBUSY;	/* no reshape */
+	if (mddev->pers) {
+		err = md_set_raid_disks(mddev, n);
+		return err ? err : len;
+	}
 	mddev->raid_disks = n;
 	return len;
 }
@@ -196,11 +200,14 @@ static ssize_t component_size_store(struct mddev *mddev, const char *buf,
 				    size_t len)
 {
 	unsigned long long kib;
+	int err;
 
 	if (kstrtoull(buf, 10, &kib) || kib > (MD_MAX_SECTOR >> 2))
 		return -EINVAL;
-	if (mddev->pers)
-		return kib * 2 == mddev->dev_sectors ? len : -EBUSY; /* no resize */
+	if (mddev->pers) {
+		err = md_set_dev_sectors(mddev, kib * 2);
+		return err ? err : len;
+	}
 	mddev->dev_sectors = kib * 2;
 	return len;
 }

@@ -243,7 +243,7 @@ static void lower_barrier(struct r1conf *conf, unsigned int idx,
 	wake_up(&conf->wait);
 	spin_unlock_irqrestore(&conf->lock, flags);
 	if (rs)
-		mempool_free(rs, &conf->sync_pool);
+		mempool_free(rs, conf->sync_pool);
 }
 
 /*
@@ -323,7 +323,7 @@ static void r1_finish(struct r1bio *r1, blk_status_t status)
 	unsigned long start = r1->start;
 	bool wstarted = test_bit(R1B_WSTARTED, &r1->flags);
 
-	mempool_free(r1, &conf->r1bio_pool);
+	mempool_free(r1, conf->r1bio_pool);
 	if (status)
 		master->bi_status = status;
 	md_io_end(mddev, master, start);
@@ -336,7 +336,7 @@ static void r1_finish(struct r1bio *r1, blk_status_t status)
 
 static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 {
-	struct r1bio *r1 = mempool_alloc(&conf->r1bio_pool, GFP_NOIO);
+	struct r1bio *r1 = mempool_alloc(conf->r1bio_pool, GFP_NOIO);
 
 	memset(r1, 0, struct_size(r1, slots, conf->raid_disks));
 	r1->conf = conf;
@@ -812,10 +812,11 @@ static void *r1sync_pool_alloc(gfp_t gfp, void *data)
 	struct r1sync *rs;
 	int i, j;
 
-	rs = kzalloc(struct_size(rs, slots, conf->raid_disks), gfp);
+	rs = kzalloc(struct_size(rs, slots, conf->sync_slots), gfp);
 	if (!rs)
 		return NULL;
-	for (i = 0; i < conf->raid_disks; i++) {
+	rs->nslots = conf->sync_slots;
+	for (i = 0; i < rs->nslots; i++) {
 		struct r1sync_slot *s = &rs->slots[i];
 
 		s->bio = bio_kmalloc(R1_SYNC_PAGES, gfp);
@@ -832,7 +833,7 @@ static void *r1sync_pool_alloc(gfp_t gfp, void *data)
 	return rs;
 
 free_slots:
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < rs->nslots; i++) {
 		for (j = 0; j < R1_SYNC_PAGES; j++)
 			if (rs->slots[i].pages[j])
 				__free_page(rs->slots[i].pages[j]);
@@ -844,11 +845,10 @@ free_slots:
 
 static void r1sync_pool_free(void *element, void *data)
 {
-	struct r1conf *conf = data;
 	struct r1sync *rs = element;
 	int i, j;
 
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < rs->nslots; i++) {
 		for (j = 0; j < R1_SYNC_PAGES; j++)
 			__free_page(rs->slots[i].pages[j]);
 		bio_uninit(rs->slots[i].bio);
@@ -1215,7 +1215,7 @@ static struct r1sync *r1_sync_get(struct r1conf *conf)
 	spin_unlock_irq(&conf->lock);
 	if (rs)
 		return rs;
-	rs = mempool_alloc(&conf->sync_pool, GFP_NOWAIT);
+	rs = mempool_alloc(conf->sync_pool, GFP_NOWAIT);
 	if (rs)
 		return rs;
 	/*
@@ -1230,7 +1230,7 @@ static struct r1sync *r1_sync_get(struct r1conf *conf)
 	rs = r1_sync_cache_pop(conf);
 	spin_unlock_irq(&conf->lock);
 	if (!rs)
-		rs = mempool_alloc(&conf->sync_pool, GFP_NOIO);
+		rs = mempool_alloc(conf->sync_pool, GFP_NOIO);
 	return rs;
 }
 
@@ -1246,7 +1246,7 @@ static void r1_sync_cache_empty(struct r1conf *conf)
 	spin_unlock_irq(&conf->lock);
 	list_for_each_entry_safe(rs, tmp, &list, retry) {
 		list_del(&rs->retry);
-		mempool_free(rs, &conf->sync_pool);
+		mempool_free(rs, conf->sync_pool);
 	}
 }
 
@@ -1482,10 +1482,112 @@ static void raid1_free_conf(struct r1conf *conf)
 	bioset_exit(&conf->split_bs);
 	bioset_exit(&conf->clone_bs);
 	r1_sync_cache_empty(conf);
-	mempool_exit(&conf->sync_pool);
-	mempool_exit(&conf->r1bio_pool);
+	mempool_destroy(conf->sync_pool);
+	mempool_destroy(conf->r1bio_pool);
 	kfree(conf->mirrors);
 	kvfree(conf);
+}
+
+static mempool_t *r1_r1bio_pool_create(int raid_disks)
+{
+	return mempool_create_kmalloc_pool(R1_POOL_MIN,
+					   struct_size_t(struct r1bio, slots,
+							 raid_disks));
+}
+
+/* Buffers of conf->sync_slots mirrors each. */
+static mempool_t *r1_sync_pool_create(struct r1conf *conf)
+{
+	return mempool_create(R1_SYNC_POOL_MIN, r1sync_pool_alloc,
+			      r1sync_pool_free, conf);
+}
+
+/*
+ * Change the number of mirror slots (mdadm --grow -n N): no data moves.
+ * The core calls this under reconfig_mutex with the array suspended
+ * (quiesce(1) returned, so no r1bio or r1sync is in flight or queued)
+ * and no sync thread.  Members keep their order and close up into the
+ * lowest slots; shrinking below the members that hold a slot is -EBUSY.
+ * The pools are replaced because their elements hold one slot per
+ * mirror.  /proc/mdstat (pers->status) and md_error() read mirrors[]
+ * and raid_disks under mddev->lock, so both change together under it;
+ * RCU readers of the old mirrors[] are waited for before it is freed.
+ */
+static int raid1_resize_disks(struct mddev *mddev, int raid_disks)
+{
+	struct r1conf *conf = mddev->private;
+	struct r1mirror *mirrors, *old_mirrors;
+	mempool_t *r1bio_pool, *sync_pool, *old_r1bio_pool, *old_sync_pool;
+	int i, used = 0, old_slots;
+	unsigned long flags;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (raid_disks < 1)
+		return -EINVAL;
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r1_rdev_locked(conf, i))
+			used++;
+	if (used > raid_disks) {
+		pr_warn("md/raid1:%s: %d members hold a slot, cannot shrink to %d\n",
+			mdname(mddev), used, raid_disks);
+		return -EBUSY;
+	}
+
+	mirrors = kcalloc(raid_disks, sizeof(*mirrors), GFP_KERNEL);
+	if (!mirrors)
+		return -ENOMEM;
+	r1bio_pool = r1_r1bio_pool_create(raid_disks);
+	if (!r1bio_pool)
+		goto free_mirrors;
+	/* cached buffers have the old slot count: back to the old pool */
+	r1_sync_cache_empty(conf);
+	old_slots = conf->sync_slots;
+	conf->sync_slots = raid_disks;
+	sync_pool = r1_sync_pool_create(conf);
+	if (!sync_pool) {
+		conf->sync_slots = old_slots;
+		goto destroy_r1bio_pool;
+	}
+
+	/* close up: the n-th member in slot order takes slot n */
+	used = 0;
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = r1_rdev_locked(conf, i);
+
+		if (!rdev)
+			continue;
+		RCU_INIT_POINTER(mirrors[used].rdev, rdev);
+		mirrors[used].head = conf->mirrors[i].head;
+		rdev->raid_disk = used;
+		if (rdev->saved_raid_disk >= 0)
+			rdev->saved_raid_disk = used;
+		used++;
+	}
+
+	old_mirrors = conf->mirrors;
+	old_r1bio_pool = conf->r1bio_pool;
+	old_sync_pool = conf->sync_pool;
+	spin_lock_irqsave(&mddev->lock, flags);
+	conf->mirrors = mirrors;
+	conf->raid_disks = raid_disks;
+	conf->r1bio_pool = r1bio_pool;
+	conf->sync_pool = sync_pool;
+	mddev->raid_disks = raid_disks;
+	r1_update_degraded(mddev);
+	spin_unlock_irqrestore(&mddev->lock, flags);
+
+	synchronize_rcu();
+	kfree(old_mirrors);
+	mempool_destroy(old_r1bio_pool);
+	mempool_destroy(old_sync_pool);
+	pr_info("md/raid1:%s: %d mirror slots\n", mdname(mddev), raid_disks);
+	return 0;
+
+destroy_r1bio_pool:
+	mempool_destroy(r1bio_pool);
+free_mirrors:
+	kfree(mirrors);
+	return -ENOMEM;
 }
 
 static int raid1_run(struct mddev *mddev)
@@ -1518,14 +1620,12 @@ static int raid1_run(struct mddev *mddev)
 				GFP_KERNEL);
 	if (!conf->mirrors)
 		goto free_conf;
-	ret = mempool_init_kmalloc_pool(&conf->r1bio_pool, R1_POOL_MIN,
-					struct_size_t(struct r1bio, slots,
-						      conf->raid_disks));
-	if (ret)
+	conf->r1bio_pool = r1_r1bio_pool_create(conf->raid_disks);
+	if (!conf->r1bio_pool)
 		goto free_mirrors;
-	ret = mempool_init(&conf->sync_pool, R1_SYNC_POOL_MIN,
-			   r1sync_pool_alloc, r1sync_pool_free, conf);
-	if (ret)
+	conf->sync_slots = conf->raid_disks;
+	conf->sync_pool = r1_sync_pool_create(conf);
+	if (!conf->sync_pool)
 		goto exit_r1bio_pool;
 	/* rescuers: both are allocated from inside submit_bio */
 	ret = bioset_init(&conf->clone_bs, BIO_POOL_SIZE,
@@ -1584,9 +1684,9 @@ exit_split_bs:
 exit_clone_bs:
 	bioset_exit(&conf->clone_bs);
 exit_sync_pool:
-	mempool_exit(&conf->sync_pool);
+	mempool_destroy(conf->sync_pool);
 exit_r1bio_pool:
-	mempool_exit(&conf->r1bio_pool);
+	mempool_destroy(conf->r1bio_pool);
 free_mirrors:
 	kfree(conf->mirrors);
 free_conf:
@@ -1618,6 +1718,8 @@ static struct md_personality raid1_personality = {
 	.close_sync	= raid1_close_sync,
 	.size		= raid1_size,
 	.quiesce	= raid1_quiesce,
+	.resize_disks	= raid1_resize_disks,
+	.resize_in_place = true,
 };
 
 static int __init raid1_init(void)

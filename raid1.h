@@ -12,7 +12,8 @@
  *                   read locklessly; raid1.c "the barrier" has the
  *                   barrier pairings.
  *   mddev->lock     a member's RD_IN_SYNC/RD_FAULTY transitions and
- *                   mddev->degraded.
+ *                   mddev->degraded; replacing ->mirrors, ->raid_disks and
+ *                   the pools (raid1_resize_disks(), array suspended).
  *   reconfig_mutex  stores to mirrors[].rdev (run, hot_add, hot_remove).
  *   RCU             IO-path loads of mirrors[].rdev.
  *   rdev->nr_pending  pins a member in its slot: hot_remove refuses a
@@ -56,7 +57,7 @@ struct r1mirror {
 
 struct r1conf {
 	struct mddev *mddev;
-	int raid_disks;			/* fixed for the life of conf */
+	int raid_disks;			/* mirrors[] entries; see raid1_resize_disks() */
 	struct r1mirror *mirrors;	/* raid_disks entries */
 
 	spinlock_t lock;		/* see the locking summary */
@@ -91,8 +92,13 @@ struct r1conf {
 	struct workqueue_struct *wq;	/* ordered: one work item at a time */
 	struct work_struct work;
 
-	mempool_t r1bio_pool;
-	mempool_t sync_pool;
+	mempool_t *r1bio_pool;
+	mempool_t *sync_pool;
+	/*
+	 * Slots per r1sync that sync_pool allocates (raid_disks, changed
+	 * with it by raid1_resize_disks() while no sync runs).
+	 */
+	int sync_slots;
 	struct bio_set clone_bs;	/* member clones, front_pad r1clone */
 	struct bio_set split_bs;	/* bucket-boundary splits */
 };
@@ -181,6 +187,7 @@ struct r1sync {
 	atomic_t remaining;		/* bios in flight in this phase */
 	/* on conf->sync_retry while queued, conf->sync_cache while free */
 	struct list_head retry;		/* conf->lock */
+	int nslots;			/* slots[] entries (sync_slots) */
 	struct r1sync_slot slots[];	/* raid_disks */
 };
 
