@@ -140,6 +140,10 @@ LOG=$DKDIR/build.log
 
 # --- config --------------------------------------------------------------
 mkdir -p "$OUT"
+# Keep the previous .config's time stamp when the result is the same, so
+# resuming an interrupted build does not rebuild what is already built.
+rm -f "$OUT/.config.prev"
+if [ -e "$OUT/.config" ]; then cp -p "$OUT/.config" "$OUT/.config.prev"; fi
 cp "$CLOUDCFG" "$OUT/.config"
 printf 'Module Size Used by\n' > "$DKDIR/lsmod"
 while read -r m; do echo "$m 0 0"; done <<<"$modules" >> "$DKDIR/lsmod"
@@ -180,15 +184,17 @@ while IFS= read -r line; do
 	esac
 done < "$FRAGMENT"
 [ $bad = 0 ] || fail "the final .config lost options from ${FRAGMENT#"$SRC"/} (missing dependencies?)"
+if [ -e "$OUT/.config.prev" ] && cmp -s "$OUT/.config" "$OUT/.config.prev"; then
+	touch -r "$OUT/.config.prev" "$OUT/.config"
+fi
 
 say "config ok: every option in ${FRAGMENT#"$SRC"/} is set"
 
-REL=$(kmake -s kernelrelease 2>>"$LOG") || fail "make kernelrelease failed"
 if [ "${DEBUG_KERNEL_CONFIG_ONLY:-0}" = 1 ]; then
 	say "DEBUG_KERNEL_CONFIG_ONLY=1: stopping before the build ($OUT/.config)"
 	exit 0
 fi
-say "building $REL with make -j$JOBS under nice -n 19 (log $LOG)"
+say "building with make -j$JOBS under nice -n 19 (log $LOG)"
 
 # --- build -----------------------------------------------------------------
 TB=$(date +%s)
@@ -196,6 +202,9 @@ if ! kmake -j"$JOBS" bzImage modules >>"$LOG" 2>&1; then
 	tail -n 40 "$LOG" >&2
 	fail "kernel build failed (log $LOG)"
 fi
+# Only known once the build has turned .config into auto.conf.
+REL=$(cat "$OUT/include/config/kernel.release" 2>/dev/null) ||
+	fail "no include/config/kernel.release after the build"
 rm -rf "${DKDIR:?}/lib" "${DKDIR:?}/boot"
 mkdir -p "$DKDIR/boot"
 if ! kmake INSTALL_MOD_PATH="$DKDIR" INSTALL_MOD_STRIP=1 modules_install >>"$LOG" 2>&1; then
