@@ -12,8 +12,8 @@ CACHE := $(SRC)/.cache
 -include $(CACHE)/kabi.mk
 KDIR ?= /usr/src/linux-headers-$(KABI)
 
-.PHONY: all modules setup clean check unit model vm-check demo bench \
-	bench-throttle checkpatch sparse
+.PHONY: all modules setup clean check check-debug debug-kernel unit model \
+	vm-check demo bench bench-throttle checkpatch sparse
 
 all: modules
 
@@ -49,6 +49,15 @@ vm-check: modules
 # against in-tree md and this stack.
 check: $(CACHE)/kabi.mk
 	$(SRC)/tests/check.sh
+
+# The VM suite and the crash test on a debug build of the same kernel
+# (lockdep, KASAN, kmemleak, UBSAN, ...), built once and cached outside the
+# clone by scripts/debug-kernel.sh.
+check-debug: $(CACHE)/kabi.mk
+	$(SRC)/tests/check-debug.sh
+
+debug-kernel: $(CACHE)/kabi.mk
+	$(SRC)/scripts/debug-kernel.sh
 
 demo: modules
 	$(SRC)/tests/vm/demo
