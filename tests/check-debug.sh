@@ -50,6 +50,7 @@ build_debug_modules() {
 	mkdir -p "$BUILD"
 	for f in "$SRC"/Kbuild "$SRC"/*.c "$SRC"/*.h; do
 		[ -e "$f" ] || continue
+		case "$f" in *.mod.c) continue ;; esac	# kbuild output of the normal build
 		cmp -s "$f" "$BUILD/${f##*/}" || cp "$f" "$BUILD/"
 	done
 	make -C "$DKDIR/build" M="$BUILD" W=1 modules || return 1
