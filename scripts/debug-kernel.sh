@@ -136,7 +136,7 @@ fi
 
 kmake() { nice -n 19 make -C "$KSRC" O="$OUT" "$@"; }
 LOG=$DKDIR/build.log
-: > "$LOG"
+echo "==== $(date -u '+%F %T') debug-kernel.sh" >> "$LOG"	# a resumed build keeps the earlier log
 
 # --- config --------------------------------------------------------------
 mkdir -p "$OUT"
