@@ -19,7 +19,7 @@ set -uo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 cd "$SRC" || exit 1
 
-DEFAULT_SCALE=4
+DEFAULT_SCALE=10
 export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$DEFAULT_SCALE}
 BUILD=$SRC/.cache/debug-build
 
