@@ -14,7 +14,7 @@ KDIR ?= /usr/src/linux-headers-$(KABI)
 
 .PHONY: all modules setup clean check unit model vm-check demo bench \
 	bench-throttle checkpatch sparse install uninstall dkms-install \
-	dkms-remove dkms-check check-slow mdadm-suite
+	dkms-remove dkms-check check-slow mdadm-suite check-debug debug-kernel
 
 all: modules
 
@@ -55,6 +55,15 @@ check-slow: modules
 # against in-tree md and this stack.
 check: $(CACHE)/kabi.mk
 	$(SRC)/tests/check.sh
+
+# The VM suite and the crash test on a debug build of the same kernel
+# (lockdep, KASAN, kmemleak, UBSAN, ...), built once and cached outside the
+# clone by scripts/debug-kernel.sh.
+check-debug: $(CACHE)/kabi.mk
+	$(SRC)/tests/check-debug.sh
+
+debug-kernel: $(CACHE)/kabi.mk
+	$(SRC)/scripts/debug-kernel.sh
 
 # These scripts build the modules themselves, after they have said which
 # VM accelerator they use.

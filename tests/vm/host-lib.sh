@@ -26,6 +26,13 @@ ensure_setup() {
 	fi
 	KABI=$(sed -n 's/^KABI := //p' "$CACHE/kabi.mk")
 	KTREE=$CACHE/kernel-$KABI
+	# VM_KERNEL_DIR: boot another kernel tree of the same layout instead
+	# (boot/vmlinuz-REL, lib/modules/REL; scripts/debug-kernel.sh makes one)
+	if [ -n "${VM_KERNEL_DIR:-}" ]; then
+		local dep=("$VM_KERNEL_DIR"/lib/modules/*/modules.dep)
+		[ -e "${dep[0]}" ] || die "VM_KERNEL_DIR=$VM_KERNEL_DIR has no lib/modules/REL/modules.dep"
+		KTREE=$VM_KERNEL_DIR KABI=$(basename "$(dirname "${dep[0]}")")
+	fi
 	VMLINUZ=$KTREE/boot/vmlinuz-$KABI
 	[ -e "$VMLINUZ" ] || die "no kernel image at $VMLINUZ (run tests/vm/setup.sh)"
 	mkdir -p "$CACHE/initramfs" "$RESULTS"
@@ -33,13 +40,14 @@ ensure_setup() {
 }
 
 # Build our modules unless NO_BUILD=1 (kbuild is incremental: cheap no-op).
+# FORK_KO_DIR: take prebuilt .ko files from there instead (no build).
 build_modules() {
-	if [ "${NO_BUILD:-0}" != 1 ]; then
+	if [ "${NO_BUILD:-0}" != 1 ] && [ -z "${FORK_KO_DIR:-}" ]; then
 		make -s -C "$SRC" modules >&2 || die "module build failed"
 	fi
 	local m
 	for m in md-mod raid1 raid456; do
-		[ -e "$SRC/$m.ko" ] || die "$m.ko missing (make modules)"
+		[ -e "${FORK_KO_DIR:-$SRC}/$m.ko" ] || die "$m.ko missing in ${FORK_KO_DIR:-$SRC}"
 	done
 }
 
@@ -146,8 +154,8 @@ build_initrd() {
 	done
 	build_tools "$ov/harness/tools"
 	cp "$SRC"/bench/*.fio "$ov/harness/bench/" 2>/dev/null || true
-	cp "$SRC"/md-mod.ko "$SRC"/raid1.ko "$SRC"/raid456.ko "$ov/harness/fork/"
-	printf '%s\n' "$GUEST_CONF" > "$ov/harness/config"
+	cp "${FORK_KO_DIR:-$SRC}"/{md-mod,raid1,raid456}.ko "$ov/harness/fork/"
+	printf '%s\n' "$GUEST_CONF" "TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-1}" > "$ov/harness/config"
 	(cd "$ov" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$out.overlay"
 	cat "$BASE" "$out.overlay" > "$out"
 	rm -rf "$ov" "$out.overlay"
@@ -292,9 +300,12 @@ _boot_watch() {
 # Environment: VM_ACCEL (see choose_accel), VM_CPUS (2), VM_MEM (MiB,
 # 4096), VM_APPEND (kernel command line), VM_QEMU_ARGS (extra QEMU
 # options, split on spaces; e.g. "-icount shift=4" with VM_CPUS=1 makes
-# guest time count instructions, see BENCHMARKS.md).
+# guest time count instructions, see BENCHMARKS.md), VM_TIMEOUT_SCALE
+# (integer factor for TIMEOUT_S, the boot bound and, in the guest runner,
+# every test's timeout: for slow debug kernels).
 boot_vm() {
-	local initrd=$1 log=$2 tmo=$3 extra=() rc disk cpu=max boot_s watch
+	local initrd=$1 log=$2 tmo=$(($3 * ${VM_TIMEOUT_SCALE:-1})) extra=() rc disk
+	local cpu=max boot_s watch
 	shift 3
 	for disk in "$@"; do
 		[ -n "$disk" ] && extra+=(-drive "file=$disk,if=virtio,format=raw,cache=unsafe")
@@ -303,8 +314,8 @@ boot_vm() {
 	read -ra qargs <<< "${VM_QEMU_ARGS:-}"
 	choose_accel
 	[ "$VM_ACCEL_USED" = kvm ] && cpu=host
-	boot_s=${VM_BOOT_S:-120}
-	[ -z "${VM_BOOT_S:-}" ] && [ "$VM_ACCEL_USED" = kvm ] && boot_s=60
+	boot_s=${VM_BOOT_S:-$((120 * ${VM_TIMEOUT_SCALE:-1}))}
+	[ -z "${VM_BOOT_S:-}" ] && [ "$VM_ACCEL_USED" = kvm ] && boot_s=$((60 * ${VM_TIMEOUT_SCALE:-1}))
 	[[ "$boot_s" =~ ^[1-9][0-9]*$ ]] || die "VM_BOOT_S must be a positive number of seconds"
 	rm -f "$log.pid"
 	: > "$log"

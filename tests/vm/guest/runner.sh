@@ -10,6 +10,9 @@
 
 IMPL=${IMPL:?}
 TIMEOUT=${TIMEOUT:-300}
+# integer factor for every test's timeout (VM_TIMEOUT_SCALE on the host:
+# debug kernels under TCG are several times slower)
+TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}
 export IMPL
 
 ntests=0
@@ -35,6 +38,35 @@ kernel_check() {
 	grep -aEf "$HARNESS/splat-re" "$1"
 	# 1 is "nothing found"; 2 (no pattern file) must not pass silently
 	[ $? -lt 2 ] || echo "runner: cannot read $HARNESS/splat-re"
+}
+
+# Debug kernels only (the file exists with CONFIG_DEBUG_KMEMLEAK):
+# kmemleak_check FILE scans for unreferenced objects, saves the report in
+# FILE, forgets the objects it reported (so each is reported once) and
+# prints the header of every leak whose allocation backtrace runs through
+# md code: an md module's symbol, or a bare address in module space (a
+# module that has been unloaded since).  Other kernel leaks stay in FILE.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_check() {
+	[ -w "$KMEMLEAK" ] || return 0
+	echo scan > "$KMEMLEAK" 2>/dev/null || { echo "kmemleak: scan failed (disabled?)"; return 0; }
+	cat "$KMEMLEAK" > "$1" 2>/dev/null
+	echo clear > "$KMEMLEAK" 2>/dev/null
+	awk '
+	function flush() { if (hdr != "" && md) print hdr " in " where; hdr = ""; md = 0 }
+	/^unreferenced object/ { flush(); hdr = "kmemleak: " $0; sub(/:$/, "", hdr); next }
+	!md && (/\[(md_mod|raid1|raid456|raid10|raid0|linear)\]$/ || /\] 0xffffffffc[0-9a-f]+$/) {
+		md = 1; where = $0; sub(/^ *\[<[0-9a-f]+>\] */, "", where)
+	}
+	END { flush() }' "$1"
+}
+
+# lockdep switches itself off for good after its first report: a report
+# at boot (before the runner clears the log) would silently blind it.
+lockdep_check() {
+	[ -r /proc/lockdep_stats ] || return 0
+	grep -q 'debug_locks: *1' /proc/lockdep_stats ||
+		echo "lockdep is off (debug_locks 0): an earlier report disabled it"
 }
 
 # report NAME STATUS TIME REASON
@@ -70,10 +102,15 @@ report() {
 wdpid=$!
 
 echo "KTAP version 1"
-echo "# impl: $IMPL  kernel: $(uname -r)  timeout: ${TIMEOUT}s"
+echo "# impl: $IMPL  kernel: $(uname -r)  timeout: ${TIMEOUT}s x$TIMEOUT_SCALE"
 echo "1..$total"
 
 dmesg -c > /dev/null
+# what boot left behind is not ours: report it once, then forget it
+if [ -w "$KMEMLEAK" ]; then
+	kmemleak_check /tmp/kmemleak.boot > /dev/null
+	echo "# kmemleak: $(grep -c '^unreferenced object' /tmp/kmemleak.boot) unreferenced object(s) after boot, ignored"
+fi
 t0=$(now)
 log=/tmp/load.log
 if load_impl "$IMPL" > "$log" 2>&1 && impl_check "$IMPL" >> "$log" 2>&1; then
@@ -81,7 +118,7 @@ if load_impl "$IMPL" > "$log" 2>&1 && impl_check "$IMPL" >> "$log" 2>&1; then
 else
 	st=fail; why="load_impl $IMPL failed"; aborted="$why"
 fi
-splat=$(kernel_check /tmp/dmesg.load)
+splat=$(kernel_check /tmp/dmesg.load; lockdep_check)
 sed 's/^/# /' "$log"
 [ "$st" = fail ] && sed 's/^/# dmesg: /' /tmp/dmesg.load
 if [ -n "$splat" ]; then
@@ -95,7 +132,7 @@ for name in $TESTS; do
 	xfail=
 	[ "$IMPL" = fork ] && xfail=$(sed -n 's/^# XFAIL_FORK: *//p' "$t" | head -n1)
 	tmo=$(sed -n 's/^# TIMEOUT: *\([0-9]*\).*/\1/p' "$t" | head -n1)
-	tmo=${tmo:-$TIMEOUT}
+	tmo=$(( ${tmo:-$TIMEOUT} * TIMEOUT_SCALE ))
 	echo "# ---- $name (impl=$IMPL, timeout=${tmo}s${xfail:+, XFAIL_FORK})"
 	if [ -n "$aborted" ]; then
 		report "$name" fail 0 "not run: $aborted"
@@ -138,8 +175,15 @@ for name in $TESTS; do
 	elif [ "$st" = pass ] && [ -n "$xfail" ]; then
 		st=xpass; why=$xfail
 	fi
-	# A kernel splat always fails the test, XFAIL or not.
+	# A kernel splat or an md leak always fails the test, XFAIL or not.
 	splat=$(kernel_check "/tmp/dmesg.$name")
+	leak=$(kmemleak_check "/tmp/kmemleak.$name")
+	if [ -n "$leak" ]; then
+		echo "# kmemleak after $name:"
+		sed 's/^/# kmemleak: /' "/tmp/kmemleak.$name"
+		splat="${splat:+$splat
+}$leak"
+	fi
 	if [ -n "$splat" ]; then
 		echo "# kernel log during $name:"
 		sed 's/^/# dmesg: /' "/tmp/dmesg.$name"
@@ -170,6 +214,12 @@ fi
 brd_teardown > /dev/null 2>&1
 sed 's/^/# /' /tmp/unload.log
 splat=$(kernel_check /tmp/dmesg.unload)
+leak=$(kmemleak_check /tmp/kmemleak.unload)
+if [ -n "$leak" ]; then
+	sed 's/^/# kmemleak: /' /tmp/kmemleak.unload
+	splat="${splat:+$splat
+}$leak"
+fi
 if [ -n "$splat" ]; then
 	echo "$splat" | sed 's/^/# kernel: /'
 	st=fail; why="kernel log: $(echo "$splat" | head -n1)"
