@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 1500
-# SLOW: every RAID4/5 layout both ways, about 10 min per implementation under TCG
+# SLOW: every RAID4/5 layout both ways, about 3 min per implementation (TCG, idle host)
 #
 # On-disk compatibility of RAID4 and RAID5 between the implementation
 # under test and in-tree md (for IMPL=intree: in-tree again, unloaded

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 1500
-# SLOW: every RAID6 layout both ways, about 15 min per implementation under TCG
+# SLOW: every RAID6 layout both ways, about 3.5 min per implementation (TCG, idle host)
 #
 # On-disk compatibility of RAID6 (P and Q) between the implementation
 # under test and in-tree md, both ways, for every supported RAID6
