@@ -1250,6 +1250,19 @@ int md_restart_rw(struct mddev *mddev)
 }
 
 /*
+ * After a resize: write the new geometry to every member, let the md
+ * thread start whatever sync it now needs, tell mdadm --monitor.
+ */
+static void md_resized(struct mddev *mddev)
+{
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_new_event();
+}
+
+/*
  * Change raid_disks of a running array (mdadm --grow -n N on raid1):
  * only where the personality can do it without a reshape.  Members in a
  * slot may be renumbered by the personality, so their rdN links are
@@ -1297,11 +1310,7 @@ int md_set_raid_disks(struct mddev *mddev, int raid_disks)
 	md_resume(mddev);
 	if (err)
 		return err;
-	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
-	md_update_sb(mddev);
-	set_bit(MDR_NEEDED, &mddev->recovery);
-	md_wakeup_thread(mddev);
-	md_new_event();
+	md_resized(mddev);
 	return 0;
 }
 
@@ -1364,11 +1373,7 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 	pr_info("md: %s: component size %llu KiB (was %llu)\n", mdname(mddev),
 		(u64)sectors / 2, (u64)old / 2);
 
-	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
-	md_update_sb(mddev);
-	set_bit(MDR_NEEDED, &mddev->recovery);
-	md_wakeup_thread(mddev);
-	md_new_event();
+	md_resized(mddev);
 	return 0;
 }
 
