@@ -25,6 +25,8 @@
 #   # FORK-SYSFS: NAME=VALUE             written to the fork's md/NAME
 #                                        after each array creation (a knob
 #                                        in-tree md does not have)
+#   # DEGRADE: N                         fail and remove the last N members
+#                                        after creating the array
 # Every load gets fresh RAM disks; fio jobs get one discarded warm-up run
 # per load.  Around each md run the guest records md/stats/* (fork only),
 # sync_action and sync_completed.  Raw fio JSON, those records and
@@ -132,6 +134,17 @@ make_array() {
 		--level="$level" --raid-devices="$ndisks" --metadata=1.2 $_devs 2>&1 ||
 		return 1
 	[ -b /dev/md0 ] || { echo "/dev/md0 missing after mdadm --create"; return 1; }
+	if [ -n "$degrade" ]; then
+		# Fail and remove the last DEGRADE members: a degraded array
+		# serves their data by reconstruction.
+		_i=$((ndisks - degrade))
+		while [ $_i -lt "$ndisks" ]; do
+			mdadm /dev/md0 --fail /dev/ram$_i --remove /dev/ram$_i > /dev/null 2>&1 ||
+				{ echo "cannot fail /dev/ram$_i"; return 1; }
+			_i=$((_i + 1))
+		done
+		grep -q "^md0 : active.*" /proc/mdstat || { echo "md0 not active after degrading"; return 1; }
+	fi
 	if [ "$1" = fork ] && [ -n "$fork_sysfs" ]; then
 		echo "${fork_sysfs#*=}" > "/sys/block/md0/md/${fork_sysfs%%=*}" ||
 			{ echo "cannot set md/$fork_sysfs"; return 1; }
@@ -252,12 +265,13 @@ for job in $BENCH_JOBS; do
 	speed_max=$(directive "$src" SYNC-SPEED-MAX)
 	prefill=$(directive "$src" PREFILL)
 	fork_sysfs=$(directive "$src" FORK-SYSFS)
+	degrade=$(directive "$src" DEGRADE)
 	case "$mode" in
 	fio|fio-during-resync|resync) ;;
 	*) log "$job: unknown MD-BENCH mode '$mode'"; continue ;;
 	esac
 	: > "$d/runs.txt"
-	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none}" > "$d/params.txt"
+	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} degrade=${degrade:-0}" > "$d/params.txt"
 
 	# raw member baseline (plain fio jobs only)
 	if [ "$mode" = fio ] && [ "$RAW_RUNS" -gt 0 ]; then
