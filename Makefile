@@ -14,7 +14,8 @@ KDIR ?= /usr/src/linux-headers-$(KABI)
 
 .PHONY: all modules setup clean check unit model vm-check demo bench \
 	bench-throttle checkpatch sparse install uninstall dkms-install \
-	dkms-remove dkms-check check-slow mdadm-suite check-debug debug-kernel
+	dkms-remove dkms-check check-slow mdadm-suite check-debug debug-kernel \
+	bench-report
 
 all: modules
 
@@ -76,6 +77,11 @@ bench: $(CACHE)/kabi.mk
 # Resync throttle benchmark (issue 5), see BENCHMARKS.md.
 bench-throttle: $(CACHE)/kabi.mk
 	$(SRC)/tests/vm/bench-throttle
+
+# BENCHMARKS.md's summary table and Documentation/images/bench-summary.png,
+# regenerated from the runs recorded in Documentation/benchmarks/results/.
+bench-report:
+	python3 $(SRC)/tests/vm/bench_report.py generate
 
 # mdadm's own test suite (issue 15): Debian's mdadm source package of
 # the installed version, run in the VM against in-tree md and this stack.

@@ -5,7 +5,8 @@
 #   1. prerequisites (tests/vm/setup.sh; a no-op when already done), and
 #      the VM accelerator (tests/vm/host-lib.sh: choose_accel)
 #   2. user-space unit tests (tests/unit) and the model (tests/model),
-#      each only if its Makefile exists
+#      each only if its Makefile exists; BENCHMARKS.md's summary matches
+#      the recorded bench results (tests/vm/bench_report.py --check)
 #   3. build the modules (W=1)
 #   4. the VM suite against in-tree md and this stack (IMPL=both unless
 #      IMPL is set)
@@ -49,6 +50,7 @@ stage setup tests/vm/setup.sh || { echo "check: setup failed" >&2; exit 1; }
 stage accel ensure_setup || exit 1
 if [ -f tests/unit/Makefile ]; then stage unit make -C "$SRC" unit; fi
 if [ -f tests/model/Makefile ]; then stage model make -C "$SRC" model; fi
+stage benchdoc python3 tests/vm/bench_report.py generate --check
 if stage build make -C "$SRC" modules; then
 	stage dkms make -C "$SRC" -s dkms-check
 	stage vm env NO_BUILD=1 IMPL="${IMPL:-both}" tests/vm/run-tests

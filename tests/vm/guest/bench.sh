@@ -25,6 +25,8 @@
 #   # FORK-SYSFS: NAME=VALUE             written to the fork's md/NAME
 #                                        after each array creation (a knob
 #                                        in-tree md does not have)
+#   # TARGET: METRIC OP RATIO [why]      not read here: the row(s) of the
+#                                        BENCHMARKS.md summary (bench_report.py)
 #   # DEGRADE: N                         fail and remove the last N members
 #                                        after creating the array
 # Every load gets fresh RAM disks; fio jobs get one discarded warm-up run
@@ -271,7 +273,7 @@ for job in $BENCH_JOBS; do
 	*) log "$job: unknown MD-BENCH mode '$mode'"; continue ;;
 	esac
 	: > "$d/runs.txt"
-	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} degrade=${degrade:-0}" > "$d/params.txt"
+	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} degrade=${degrade:-0} runtime=${BENCH_RUNTIME:-job}" > "$d/params.txt"
 
 	# raw member baseline (plain fio jobs only)
 	if [ "$mode" = fio ] && [ "$RAW_RUNS" -gt 0 ]; then

@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""BENCHMARKS.md's first screen, generated from the recorded results.
+
+Benchmarks write their results to results/<run>/ (not in git).  A run
+worth keeping is *recorded*: its summary.json, summary.txt and plots are
+copied to Documentation/benchmarks/results/<run>/, which is in git.  The
+summary at the top of BENCHMARKS.md and the chart
+Documentation/images/bench-summary.png are made from those recorded runs
+only, so anyone can regenerate them and `--check` can tell when the file
+no longer matches the data.
+
+  bench_report.py record RESULTDIR [--force]
+        copy a finished run into the record (tests/vm/bench and
+        tests/vm/bench-throttle call this; smoke runs are refused
+        unless --force)
+  bench_report.py generate [--check]
+        rewrite the summary block of BENCHMARKS.md and the chart
+        (make bench-report); --check only compares and exits 1 on a
+        difference (make check's static stage)
+
+Rows.  For `make bench` jobs, every "# TARGET: METRIC OP VALUE [note]"
+line of bench/JOB.fio gives one row from the newest recorded run that
+measured JOB on both implementations: METRIC is iops, mib_s, kib_s (resync
+speed), clat_p99, clat_p999, clat_max or slat_max (the last two: median
+over runs of each run's maximum); the ratio is this stack's value over
+in-tree's and must satisfy OP VALUE.  A job without a TARGET line gets one
+informational row (IOPS or resync speed).  For the resync throttle bench
+(bench/throttle/summary.py owns its targets) T1 rows give the share of
+idle IOPS each implementation keeps during repair, T2 the idle repair
+speed, T3 whether the sync_speed_min floor and the recovery held.
+
+The chart plots, per row, how much better this stack does than in-tree
+(fork/in-tree for higher-is-better measures, in-tree/fork for latencies),
+green where the row's target is met, red where not, grey without target.
+"""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RECORD = os.path.join(SRC, "Documentation", "benchmarks", "results")
+CHART = os.path.join(SRC, "Documentation", "images", "bench-summary.png")
+DOC = os.path.join(SRC, "BENCHMARKS.md")
+BEGIN = "<!-- bench-report:begin -->"
+END = "<!-- bench-report:end -->"
+
+# metric: (summary.json field, higher is better, unit)
+METRICS = {
+    "iops": ("iops_median", True, "iops"),
+    "mib_s": ("mib_s_median", True, "mibs"),
+    "kib_s": ("kib_s_median", True, "kibs"),
+    "clat_p99": ("clat_p99_us", False, "us"),
+    "clat_p999": ("clat_p999_us", False, "us"),
+    "clat_max": ("clat_max_us_median", False, "us"),
+    "slat_max": ("slat_max_us_median", False, "us"),
+}
+METRIC_TEXT = {
+    "iops": "IOPS", "mib_s": "MiB/s", "kib_s": "resync speed",
+    "clat_p99": "p99 latency", "clat_p999": "p99.9 latency",
+    "clat_max": "max latency", "slat_max": "max submit latency",
+}
+OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b}
+
+
+def fmt_value(v, unit):
+    if v is None:
+        return "-"
+    if unit == "iops":
+        return f"{v:,.0f} IOPS"
+    if unit == "mibs":
+        return f"{v:,.1f} MiB/s"
+    if unit == "kibs":
+        return f"{v / 1024:,.1f} MiB/s"
+    if unit == "us":
+        return f"{v / 1000:,.2f} ms" if v >= 1000 else f"{v:,.0f} us"
+    if unit == "share":
+        return f"{v * 100:.0f} %"
+    if unit == "x":
+        return f"{v:.2f}x"
+    if unit == "s":
+        return f"{v:.2f} s"
+    return str(v)
+
+
+def load_throttle_targets():
+    path = os.path.join(SRC, "bench", "throttle", "summary.py")
+    spec = importlib.util.spec_from_file_location("throttle_summary", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.T1_TARGET, mod.T2_TARGET
+
+
+def job_targets(job):
+    """TARGET lines of bench/JOB.fio: [(metric, op, value, note)]."""
+    out = []
+    path = os.path.join(SRC, "bench", job + ".fio")
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"#\s*TARGET:\s*(\w+)\s*(>=|<=)\s*([0-9.]+)\s*(.*)$", line)
+            if not m:
+                continue
+            if m.group(1) not in METRICS:
+                raise SystemExit(f"bench_report: {path}: unknown TARGET metric {m.group(1)}")
+            out.append((m.group(1), m.group(2), float(m.group(3)), m.group(4).strip()))
+    return out
+
+
+def recorded_runs():
+    """[(name, summary)] of recorded runs, oldest first."""
+    runs = []
+    for p in sorted(glob.glob(os.path.join(RECORD, "*", "summary.json"))):
+        with open(p) as f:
+            s = json.load(f)
+        runs.append((os.path.basename(os.path.dirname(p)), s))
+    runs.sort(key=lambda r: (r[1].get("date", ""), r[0]))
+    return runs
+
+
+def short_commit(c):
+    return c or "?"
+
+
+def row(group, workload, measure, intree, fork, unit, ratio, better, target, met, run, s, cmd):
+    return {"group": group, "workload": workload, "measure": measure,
+            "intree": fmt_value(intree, unit), "fork": fmt_value(fork, unit),
+            "ratio": ratio, "better": better, "target": target, "met": met,
+            "run": run, "date": s.get("date", "?").split(" ")[0],
+            "commit": short_commit(s.get("commit")), "accel": s.get("accel", "tcg"),
+            "cmd": cmd}
+
+
+def bench_rows(runs):
+    """Rows for `make bench` jobs: newest recorded run per job."""
+    latest = {}
+    for name, s in runs:
+        if "jobs" not in s:
+            continue
+        for job, j in s["jobs"].items():
+            t = j.get("targets", {})
+            if "intree" in t and "fork" in t or j.get("broken"):
+                latest[job] = (name, s, j)
+    rows = []
+    for job in sorted(latest, key=job_order):
+        name, s, j = latest[job]
+        level = j.get("params", {}).get("level", "?")
+        group = {"raid1": "RAID1", "raid5": "RAID5", "raid6": "RAID6"}.get(level, level)
+        cmd = f"tests/vm/bench {job}"
+        t = j.get("targets", {})
+        if "intree" not in t or "fork" not in t:
+            why = "; ".join(f"{k}: {v}" for k, v in j.get("broken", {}).items())
+            rows.append(row(group, job, "NOT FUNCTIONAL", None, None, "", None, True,
+                            why[:60] or "-", False, name, s, cmd))
+            continue
+        tg = job_targets(job)
+        if not tg:
+            mode = j.get("params", {}).get("mode", "fio")
+            tg = [("kib_s" if mode == "resync" else "iops", None, None, "")]
+        for metric, op, value, note in tg:
+            field, higher, unit = METRICS[metric]
+            a, b = t["intree"].get(field), t["fork"].get(field)
+            ratio = b / a if a and b is not None else None
+            if op is None:
+                target, met = "-", None
+            else:
+                target = f"{op} {value:.2f}x" + (f" ({note})" if note else "")
+                met = ratio is not None and OPS[op](ratio, value)
+            rows.append(row(group, job, METRIC_TEXT[metric], a, b, unit, ratio, higher,
+                            target, met, name, s, cmd))
+    return rows
+
+
+def job_order(job):
+    lvl = {"r1": 0, "w1": 0, "w2": 0, "w3": 0, "r5": 2, "r6": 3}.get(job[:2], 4)
+    return (lvl, job)
+
+
+def throttle_rows(runs):
+    """Rows for the resync throttle bench: newest recorded run per member type."""
+    t1_target, t2_target = load_throttle_targets()
+    latest = {}
+    for name, s in runs:
+        for mem, m in s.get("members", {}).items():
+            latest[mem] = (name, s, m)
+    rows = []
+    for mem in sorted(latest):
+        name, s, m = latest[mem]
+        grp = f"RAID1 throttle ({mem})"
+        cmd = f"BT_MEMBERS={mem} tests/vm/bench-throttle"
+        for job, d in sorted(m.get("t1", {}).items()):
+            a, b = d.get("intree", {}), d.get("fork", {})
+            ra, rb = a.get("ratio"), b.get("ratio")
+            if rb is None:
+                continue
+            kept, plim = t1_target.get(job, (None, None))
+            ratio = rb / ra if ra else None
+            target = f"fork keeps >= {kept * 100:.0f} %" if kept else "-"
+            met = b.get("iops_met")
+            rows.append(row(grp, f"T1 {job}", "IOPS kept during repair", ra, rb,
+                            "share", ratio, True, target, met, name, s, cmd))
+            if plim:
+                pa, pb = a.get("p99_ratio"), b.get("p99_ratio")
+                rows.append(row(grp, f"T1 {job}", "p99 during repair / idle",
+                                pa, pb, "x", pb and pa and pb / pa, False,
+                                f"fork <= {plim:.1f}x idle", b.get("p99_met"),
+                                name, s, cmd))
+        t2 = m.get("t2", {})
+        if "fork" in t2 and "intree" in t2:
+            a, b = t2["intree"].get("kibs"), t2["fork"].get("kibs")
+            rows.append(row(grp, "T2 idle repair", "repair speed", a, b, "kibs",
+                            b / a if a else None, True, f">= {t2_target:.2f}x",
+                            t2["fork"].get("met"), name, s, cmd))
+        t3 = m.get("t3", {})
+        if "fork" in t3 and "intree" in t3:
+            a, b = t3["intree"], t3["fork"]
+            rows.append(row(grp, "T3 QD16x4 load", "sync speed under load",
+                            a.get("floor_kibs"), b.get("floor_kibs"), "kibs",
+                            None, True, ">= sync_speed_min", b.get("floor_met"),
+                            name, s, cmd))
+            rows.append(row(grp, "T3 QD16x4 load", "back to idle speed after",
+                            (a.get("recovery_ms") or 0) / 1000.0,
+                            (b.get("recovery_ms") or 0) / 1000.0, "s", None, False,
+                            "<= 1 s", b.get("recovery_met"), name, s, cmd))
+    return rows
+
+
+def fmt_x(v):
+    return "-" if v is None else f"{v:.2f}x"
+
+
+def render(rows, runs):
+    met = sum(1 for r in rows if r["met"] is True)
+    missed = [r for r in rows if r["met"] is False]
+    with_target = sum(1 for r in rows if r["met"] is not None)
+    accels = sorted({r["accel"] for r in rows})
+    out = [BEGIN,
+           "<!-- generated by `make bench-report` (tests/vm/bench_report.py) from",
+           "     Documentation/benchmarks/results/; edit those, not this block -->",
+           "## Summary",
+           "",
+           f"**{met} of {with_target} targets met** in the newest recorded run of each "
+           f"workload ({len(rows)} rows, accelerator: {', '.join(accels) or '-'}). "
+           "`fork/in-tree` is this stack's value over in-tree md's, both "
+           "measured in the same VM boot; for latencies lower is better. "
+           "Every row names the run it comes from "
+           "(`Documentation/benchmarks/results/<run>/summary.txt` has the "
+           "full tables) and the command that repeats it.",
+           ""]
+    if missed:
+        out.append("Missed: " + "; ".join(
+            f"{r['workload']} {r['measure']} ({fmt_x(r['ratio'])}, target {r['target']})"
+            for r in missed) + ".")
+        out.append("")
+    out += ["![fork against in-tree md per row: bars above 1 are better than in-tree]"
+            "(Documentation/images/bench-summary.png)", "",
+            "| array | workload | measure | in-tree | this stack | fork/in-tree "
+            "| target | met | date, commit, accel | reproduce |",
+            "| --- | --- | --- | ---: | ---: | ---: | --- | --- | --- | --- |"]
+    for r in rows:
+        m = {True: "yes", False: "**no**", None: "-"}[r["met"]]
+        out.append(f"| {r['group']} | `{r['workload']}` | {r['measure']} | {r['intree']} "
+                   f"| {r['fork']} | {fmt_x(r['ratio'])} | {r['target']} | {m} "
+                   f"| {r['date']}, {r['commit']}, {r['accel']} | `{r['cmd']}` |")
+    used = sorted({(r["run"], r["date"], r["commit"], r["accel"]) for r in rows})
+    if used:
+        out += ["", "Recorded runs these rows come from (full printed tables in each "
+                "`summary.txt`):", ""]
+        out += [f"* [`{name}`](Documentation/benchmarks/results/{name}/summary.txt): "
+                f"{date}, commit {commit}, accelerator {accel}" for name, date, commit, accel in used]
+    out += ["", END]
+    return "\n".join(out) + "\n"
+
+
+def advantage(r):
+    if r["ratio"] is None or r["ratio"] <= 0:
+        return None
+    return r["ratio"] if r["better"] else 1.0 / r["ratio"]
+
+
+def chart(rows, path):
+    pts = [(f"{r['group'].split(' ')[0]} {r['workload']} {r['measure']}", advantage(r), r["met"])
+           for r in rows if advantage(r) is not None]
+    if not pts:
+        if os.path.exists(path):
+            os.unlink(path)  # a stale chart would show old data
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        dat = os.path.join(tmp, "rows.dat")
+        with open(dat, "w") as f:
+            for i, (label, adv, met) in enumerate(pts):
+                colour = {True: 0x2e8b57, False: 0xcc3333, None: 0x999999}[met]
+                f.write(f"{i} {adv:.4f} {colour} \"{label}\"\n")
+        ymax = max(2.0, max(p[1] for p in pts) * 1.1)
+        n = len(pts)
+        script = f"""
+set terminal pngcairo size 1100,{200 + 22 * n} font 'sans,9'
+set output '{path}'
+set title 'this stack against in-tree md, same VM boot (newest recorded run per workload)'
+set xlabel "better than in-tree by (x): fork/in-tree, or in-tree/fork for latencies\\ngreen: target met, red: target missed, grey: no target"
+set yrange [{n}:-1]
+set xrange [0:{ymax:.2f}]
+set ytics nomirror font 'sans,8'
+set grid xtics
+set style fill solid 0.8 noborder
+unset key
+set arrow from 1,-1 to 1,{n} nohead dt 2 lc rgb '#000000'
+plot '{dat}' using (0):1:(0):2:($1-0.35):($1+0.35):3:ytic(4) with boxxyerror lc rgb variable
+"""
+        res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+        if res.returncode != 0:
+            sys.stderr.write(res.stderr)
+            raise SystemExit("bench_report: gnuplot failed")
+    return True
+
+
+def generate(check):
+    runs = recorded_runs()
+    rows = bench_rows(runs) + throttle_rows(runs)
+    block = render(rows, runs)
+    with open(DOC) as f:
+        doc = f.read()
+    if BEGIN not in doc or END not in doc:
+        raise SystemExit(f"bench_report: {DOC} has no {BEGIN} ... {END} block")
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END + "\n", 1)
+    new = head + block + tail
+    if check:
+        if new != doc:
+            print("bench_report: BENCHMARKS.md's summary does not match the recorded "
+                  "results; run `make bench-report` and commit", file=sys.stderr)
+            return 1
+        if rows and not os.path.exists(CHART):
+            print(f"bench_report: {CHART} missing; run `make bench-report`", file=sys.stderr)
+            return 1
+        print(f"bench_report: summary matches {len(runs)} recorded runs ({len(rows)} rows)")
+        return 0
+    if new != doc:
+        with open(DOC, "w") as f:
+            f.write(new)
+    if shutil.which("gnuplot"):
+        chart(rows, CHART)
+    else:
+        print("bench_report: gnuplot not installed; chart not redrawn", file=sys.stderr)
+    print(f"bench_report: BENCHMARKS.md summary from {len(runs)} recorded runs, "
+          f"{len(rows)} rows; chart {os.path.relpath(CHART, SRC)}")
+    return 0
+
+
+def is_smoke(s):
+    """A run too short to stand as a result (BENCH_RUNTIME / tiny BT_* runs)."""
+    for j in s.get("jobs", {}).values():
+        p = j.get("params", {})
+        if p.get("runtime", "job") != "job" or int(p.get("runs", "0")) < 2:
+            return True
+    p = s.get("params", "")
+    if isinstance(p, str) and p:
+        kv = dict(re.findall(r"(\w+)=(\S+)", p))
+        if int(kv.get("runs", "0")) < 2 or float(kv.get("runtime", "0")) < 5:
+            return True
+    return False
+
+
+def record(resdir, force):
+    sj = os.path.join(resdir, "summary.json")
+    if not os.path.exists(sj):
+        print(f"bench_report: {sj} missing: nothing to record", file=sys.stderr)
+        return 1
+    with open(sj) as f:
+        s = json.load(f)
+    if is_smoke(s) and not force:
+        print("bench_report: a smoke run (short runtime or fewer than 2 runs) is not "
+              "recorded; use --force to record it anyway")
+        return 0
+    dest = os.path.join(RECORD, os.path.basename(os.path.normpath(resdir)))
+    os.makedirs(dest, exist_ok=True)
+    for p in ["summary.json", "summary.txt"] + [os.path.basename(x) for x in
+                                                 glob.glob(os.path.join(resdir, "*.png"))]:
+        src = os.path.join(resdir, p)
+        if os.path.exists(src):
+            shutil.copy(src, os.path.join(dest, p))
+    print(f"bench_report: recorded as {os.path.relpath(dest, SRC)}/ (commit it with "
+          "the regenerated BENCHMARKS.md)")
+    return generate(False)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record")
+    r.add_argument("resdir")
+    r.add_argument("--force", action="store_true")
+    g = sub.add_parser("generate")
+    g.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    if a.cmd == "record":
+        return record(a.resdir, a.force)
+    return generate(a.check)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
