@@ -48,9 +48,12 @@ vm-check: modules
 	$(SRC)/tests/vm/run-tests
 
 # The long exhaustive VM tests ("# SLOW:" header: every RAID4/5/6 layout
-# both ways with in-tree md), which make check lists as skipped.
+# both ways with in-tree md) and the slow run-crash variants (raid6),
+# which make check lists as skipped.  Both run; fails if either fails.
 check-slow: modules
-	VM_SLOW=only NO_BUILD=1 $(SRC)/tests/vm/run-tests
+	VM_SLOW=only NO_BUILD=1 $(SRC)/tests/vm/run-tests; t=$$?; \
+	VM_SLOW=only NO_BUILD=1 $(SRC)/tests/vm/run-crash; c=$$?; \
+	[ $$t -eq 0 ] && [ $$c -eq 0 ]
 
 # The README's test command: unit tests, the model, then the VM suite
 # against in-tree md and this stack.

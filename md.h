@@ -148,6 +148,11 @@ struct mddev {
 
 	struct md_personality *pers;	/* set under reconfig_mutex */
 	void *private;			/* personality state */
+	/*
+	 * md_run() copies the start_dirty_degraded module parameter here
+	 * for the personality's run(); reconfig_mutex.
+	 */
+	bool ok_start_degraded;
 
 	/* state; lock */
 	int ro;				/* 0 rw, 1 readonly, 2 read-auto */

@@ -50,6 +50,37 @@ int md_sync_io_depth_default = RT_DEFAULT_IO_DEPTH;
 int md_sync_busy_pct_default = RT_DEFAULT_BUSY_PCT;
 int md_sync_idle_ms_default = RT_DEFAULT_IDLE_MS;
 
+/*
+ * start_dirty_degraded (same name and meaning as in-tree md): let a
+ * parity array start while it is dirty (resync_offset short of the end)
+ * and degraded.  Its parity may not match its data, so a block rebuilt
+ * from it can be wrong: refused unless this is 1 (only 0 and 1 are
+ * accepted).  Sampled by md_run(); written by the module parameter code,
+ * read with READ_ONCE.
+ */
+static int start_dirty_degraded;
+
+static int md_sdd_set(const char *val, const struct kernel_param *kp)
+{
+	int v;
+	int err = kstrtoint(val, 0, &v);
+
+	if (err)
+		return err;
+	if (v != 0 && v != 1)
+		return -EINVAL;
+	WRITE_ONCE(start_dirty_degraded, v);
+	return 0;
+}
+
+static const struct kernel_param_ops md_sdd_ops = {
+	.set = md_sdd_set,
+	.get = param_get_int,
+};
+module_param_cb(start_dirty_degraded, &md_sdd_ops, &start_dirty_degraded, 0644);
+MODULE_PARM_DESC(start_dirty_degraded,
+		 "1: start a dirty and degraded parity array anyway (data may be corrupt)");
+
 struct workqueue_struct *md_misc_wq;
 /* Deletes unused arrays; separate so it may flush md_misc_wq. */
 static struct workqueue_struct *md_del_wq;
@@ -1038,6 +1069,7 @@ int md_run(struct mddev *mddev)
 	/* the last stop reopened the gate */
 	WARN_ON_ONCE(core->suspended);
 
+	mddev->ok_start_degraded = READ_ONCE(start_dirty_degraded);
 	WRITE_ONCE(mddev->pers, pers);
 	err = pers->run(mddev);
 	if (err) {

@@ -1860,11 +1860,18 @@ static int r5_attach_members(struct mddev *mddev, struct r5conf *conf)
 	return 0;
 }
 
-/* Refuse arrays that cannot start safely; logs why. */
+/*
+ * Refuse arrays that cannot start safely; logs why.  A dirty and degraded
+ * array starts only with ok_start_degraded (md_mod.start_dirty_degraded);
+ * mdadm --force instead marks the superblocks clean, so it arrives here
+ * clean.
+ */
 static int r5_check_start(struct mddev *mddev, struct r5conf *conf)
 {
 	int working = r5_working(conf);
 	int missing = conf->raid_disks - working;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
 
 	if (missing > conf->geo.max_degraded) {
 		pr_err("md/raid:%s: not enough operational devices (%d/%d failed)\n",
@@ -1872,9 +1879,14 @@ static int r5_check_start(struct mddev *mddev, struct r5conf *conf)
 		return -EIO;
 	}
 	if (missing && mddev->resync_offset < mddev->dev_sectors) {
-		pr_crit("md/raid:%s: cannot start dirty degraded array (parity may be wrong, data could be lost)\n",
+		/* parity of the stripes written last may not match their data */
+		if (!mddev->ok_start_degraded) {
+			pr_crit("md/raid:%s: cannot start dirty degraded array (parity may be wrong, data could be lost): use mdadm --force or md_mod.start_dirty_degraded=1\n",
+				mdname(mddev));
+			return -EIO;
+		}
+		pr_crit("md/raid:%s: starting dirty degraded array (start_dirty_degraded=1) - data corruption possible\n",
 			mdname(mddev));
-		return -EIO;
 	}
 	return 0;
 }

@@ -2,36 +2,72 @@
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 120
 #
-# Unclean shutdown, boot 1 of 3 (run by tests/vm/run-crash): create a
-# raid1 on the two virtio disks, write and verify region A, print the
-# checkpoint, then crash (sysrq b) while fio writes region B and the array
-# is marked active (dirty).  Never reports a result of its own when it
-# works: the host checks the checkpoint and crash markers.
+# Unclean shutdown, boot 1 of 3 (run by tests/vm/run-crash): create the
+# variant's arrays on the virtio disks (raid1: md0; raid5/raid6: md0 and
+# md1, see common.sh), write and verify region A on each, print the
+# checkpoint, then crash (sysrq b) while fio writes region B on each and
+# every array is marked active (dirty).  Never reports a result of its
+# own when it works (the host checks the checkpoint and crash markers);
+# a failed check ends it with a result before the crash instead.
 . /harness/tests/crash/common.sh
 
-ktap_plan 6
-ktap_check "virtio disks vda vdb" virtio_disks
-# shellcheck disable=SC2086
-ktap_check "mdadm --create raid1 --assume-clean" \
-	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
-	--assume-clean --bitmap=none $MEMBERS
-# shellcheck disable=SC2086
-ktap_check "region A: fio write + verify" fio_region WRITE $A_ARGS
+# md_writes_of MD: writes MD has completed
+md_writes_of() { awk '{ print $5 }' "/sys/block/${1#/dev/}/stat"; }
+
+# writing MD COUNT: MD completes more than COUNT writes within 20 s (the
+# background fio got going); its output if not
+writing() {
+	_i=0
+	while [ "$(md_writes_of "$1")" -le "$2" ]; do
+		_i=$((_i + 1))
+		if [ $_i -gt 200 ]; then
+			echo "no writes reached $1 in 20 s"
+			cat "/tmp/fiob.${1#/dev/}.out"
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "$1: $(md_writes_of "$1") writes (from $2)"
+}
+
+nr=$(echo "$ARRAYS" | wc -w)
+ktap_plan $((1 + 4 * nr))
+ktap_check "raid$LEVEL: virtio disks $(echo "$MEMBERS $DD_MEMBERS" | sed 's,/dev/,,g')" virtio_disks
+for md in $ARRAYS; do
+	ktap_check "${md#/dev/}: mdadm --create raid$LEVEL --assume-clean ($(members_of "$md" | wc -w) members)" \
+		md_create "$md"
+done
+for md in $ARRAYS; do
+	# shellcheck disable=SC2086
+	ktap_check "${md#/dev/}: region A: fio write + verify" fio_region "$md" WRITE $A_ARGS
+done
+# a failure so far ends the test with a result instead of a crash
+[ "$KTAP_FAILED" -eq 0 ] || ktap_finish
 # the markers also go straight to the console: the runner's pipe may lag
 echo "@@CRASH-CHECKPOINT-A" | tee /dev/console
 echo 1 > /proc/sys/kernel/sysrq
+w0=
+for md in $ARRAYS; do
+	w0="$w0 $(md_writes_of "$md")"
+	# shellcheck disable=SC2086
+	(cd /tmp && exec fio --name=regionb --filename="$md" $FIO_VERIFY_ARGS $B_ARGS \
+		--do_verify=0 --rate=,4m --time_based --runtime=60 --eta=never) \
+		> "/tmp/fiob.$(basename "$md").out" 2>&1 &
+done
 # shellcheck disable=SC2086
-(cd /tmp && exec fio --name=regionb --filename=$MD $FIO_VERIFY_ARGS $B_ARGS \
-	--do_verify=0 --rate=,4m --time_based --runtime=60 --eta=never) > /tmp/fiob.out 2>&1 &
-w0=$(awk '{ print $5 }' /sys/block/md0/stat)
-sleep 2
-ktap_check "region B: fio is writing" \
-	sh -c "[ \$(awk '{ print \$5 }' /sys/block/md0/stat) -gt $w0 ]"
-ktap_check "array is active (dirty) while writing" \
-	sh -c 'cat /sys/block/md0/md/array_state; [ "$(cat /sys/block/md0/md/array_state)" = active ]'
+set -- $w0
+for md in $ARRAYS; do
+	ktap_check "${md#/dev/}: region B: fio is writing" writing "$md" "$1"
+	shift
+done
+for md in $ARRAYS; do
+	ktap_check "${md#/dev/}: array is active (dirty) while writing" \
+		sh -c "cat /sys/block/${md#/dev/}/md/array_state; [ \"\$(cat /sys/block/${md#/dev/}/md/array_state)\" = active ]"
+done
 # the runner cannot check this test's kernel log (it never returns): put
 # it on the console, where run-crash looks for splats
 dmesg | sed 's/^/# dmesg: /'
+[ "$KTAP_FAILED" -eq 0 ] || ktap_finish
 echo "@@CRASH-NOW" | tee /dev/console
 # give the serial console time to drain before the reset
 sleep 2

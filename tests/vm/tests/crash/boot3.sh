@@ -1,22 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# TIMEOUT: 120
+# TIMEOUT: 180
 #
 # Unclean shutdown, boot 3 of 3: after boot 2's clean stop, assembling
-# starts no resync (mdstat shows none, sync_action idle, resync_start
+# md0 starts no resync (mdstat shows none, sync_action idle, resync_start
 # "none", right away and a few seconds later); region A still verifies.
+# raid5/raid6 also: md1, which mdadm --force marked clean in boot 2,
+# starts degraded without force and without a resync; region A verifies.
 . /harness/tests/crash/common.sh
 
-ktap_plan 7
-ktap_check "virtio disks vda vdb" virtio_disks
-ktap_check "superblocks clean before assemble" \
-	sh -c '. /harness/tests/crash/common.sh; sb_state /dev/vda clean && sb_state /dev/vdb clean'
+plan=7
+[ -n "$DD_MEMBERS" ] && plan=$((plan + 5))
+ktap_plan $plan
+ktap_check "virtio disks" virtio_disks
 # shellcheck disable=SC2086
-ktap_check "mdadm --assemble" mdadm --assemble $MD $MEMBERS
-ktap_check "no resync right after assemble" no_resync
+ktap_check "md0: superblocks clean before assemble" sb_states clean $MEMBERS
+# shellcheck disable=SC2086
+ktap_check "md0: mdadm --assemble" mdadm --assemble $MD $MEMBERS
+ktap_check "md0: no resync right after assemble" no_resync "$MD"
 sleep 3
-ktap_check "still no resync 3 s later" no_resync
+ktap_check "md0: still no resync 3 s later" no_resync "$MD"
 # shellcheck disable=SC2086
-ktap_check "region A verifies" fio_region VERIFY $A_ARGS
-ktap_check "mdadm --stop" mdadm --stop $MD
+ktap_check "md0: region A verifies" fio_region $MD VERIFY $A_ARGS
+ktap_check "md0: mdadm --stop" mdadm --stop "$MD"
+if [ -n "$DD_MEMBERS" ]; then
+	# shellcheck disable=SC2086
+	ktap_check "md1 without $DD_LEFT_OUT: mdadm --assemble --run (no force) starts it" \
+		mdadm --assemble --run $DD $DD_PRESENT
+	ktap_check "md1: degraded $(dd_status)" running_as "$DD" clean "$(dd_status)"
+	ktap_check "md1: no resync" no_resync "$DD"
+	# shellcheck disable=SC2086
+	ktap_check "md1: region A verifies (degraded)" fio_region $DD VERIFY $A_ARGS
+	ktap_check "md1: mdadm --stop" mdadm --stop "$DD"
+fi
 ktap_finish

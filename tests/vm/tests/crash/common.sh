@@ -2,32 +2,91 @@
 # shellcheck shell=sh disable=SC2034
 #
 # Shared by the unclean-shutdown boots (tests/vm/run-crash): the members
-# are two virtio disks backed by image files on the host, so what reached
+# are virtio disks backed by image files on the host, so what reached
 # them survives the guest's reset.  Region A is written and verified
 # before the checkpoint; region B is being written when boot 1 crashes.
+#
+# The runner names the variant in /harness/config (CRASH_LEVEL, default
+# 1) and gives it as many disks as it needs (run-crash: disks_of):
+#   raid1  md0 = vda vdb
+#   raid5  md0 = vda..vdd (4 members); md1 = vde vdf vdg (3 members)
+#   raid6  md0 = vda..vde (5 members); md1 = vdf..vdi (4 members)
+# md0 is the plain crash case.  md1 (parity levels only) is the dirty
+# degraded case: after the crash it is assembled without its last member.
 . /harness/lib.sh
 
+LEVEL=$(sed -n 's/^CRASH_LEVEL=//p' /harness/config)
+LEVEL=${LEVEL:-1}
 MD=/dev/md0
-MEMBERS="/dev/vda /dev/vdb"
-A_ARGS="--offset=0 --size=16M --randseed=4242"
-B_ARGS="--offset=16M --size=32M --randseed=777"
+DD=/dev/md1
+case "$LEVEL" in
+5)
+	MEMBERS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
+	DD_MEMBERS="/dev/vde /dev/vdf /dev/vdg"
+	DD_LEFT_OUT=/dev/vdg ;;
+6)
+	MEMBERS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde"
+	DD_MEMBERS="/dev/vdf /dev/vdg /dev/vdh /dev/vdi"
+	DD_LEFT_OUT=/dev/vdi ;;
+*)
+	LEVEL=1
+	MEMBERS="/dev/vda /dev/vdb"
+	DD_MEMBERS=
+	DD_LEFT_OUT= ;;
+esac
+# md1's members without the one left out
+DD_PRESENT=
+for _d in $DD_MEMBERS; do
+	[ "$_d" = "$DD_LEFT_OUT" ] || DD_PRESENT="$DD_PRESENT $_d"
+done
+ARRAYS="$MD${DD_MEMBERS:+ $DD}"
+# the last disk the guest must see
+LAST_DISK=$(echo "$MEMBERS $DD_MEMBERS" | awk '{ print $NF }')
+
+# Region B starts at least 4 MiB after region A ends, so no stripe row
+# holds both (a row is at most 3 data chunks of 64 KiB here): when the
+# crash leaves B's parity stale, rebuilding a missing member of A's rows
+# from parity is still right.  Parity arrays get 8 MiB of A: 4 KiB random
+# writes are slow on them under TCG (read-modify-write).
+A_SIZE=16M
+[ "$LEVEL" = 1 ] || A_SIZE=8M
+A_ARGS="--offset=0 --size=$A_SIZE --randseed=4242"
+B_ARGS="--offset=20M --size=32M --randseed=777"
 
 virtio_disks() {
 	modprobe virtio_pci && modprobe virtio_blk || return 1
 	_i=0
-	while [ ! -b /dev/vdb ] && [ $_i -lt 100 ]; do
+	while [ ! -b "$LAST_DISK" ] && [ $_i -lt 100 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
-	ls -l /dev/vda /dev/vdb
+	# shellcheck disable=SC2086
+	ls -l $MEMBERS $DD_MEMBERS
 }
 
-# fio_region WRITE|VERIFY ARGS...: region A's pattern, written or verified
+# members_of MD: the member list of md0 or md1
+members_of() {
+	if [ "$1" = "$DD" ]; then echo "$DD_MEMBERS"; else echo "$MEMBERS"; fi
+}
+
+# md_create MD: a fresh array of LEVEL over its members; no initial sync
+# (the disks are zeroed image files: every parity already matches)
+md_create() {
+	_chunk=
+	[ "$LEVEL" = 1 ] || _chunk=--chunk=64
+	# shellcheck disable=SC2046
+	mdadm --create "$1" --run --level="$LEVEL" \
+		--raid-devices=$(members_of "$1" | wc -w) $_chunk --metadata=1.2 \
+		--assume-clean --bitmap=none $(members_of "$1")
+}
+
+# fio_region MD WRITE|VERIFY ARGS...: a region's pattern, written or verified
 fio_region() {
-	_m=$1; shift
+	_dev=$1 _m=$2
+	shift 2
 	if [ "$_m" = WRITE ]; then set -- "$@" --do_verify=1; else set -- "$@" --verify_only; fi
 	# shellcheck disable=SC2086
-	(cd /tmp && fio --name=region --filename=$MD $FIO_VERIFY_ARGS --eta=never "$@") \
+	(cd /tmp && fio --name=region --filename="$_dev" $FIO_VERIFY_ARGS --eta=never "$@") \
 		> /tmp/fio.out 2>&1
 	fio_log_ok $?
 }
@@ -39,11 +98,54 @@ sb_state() {
 	[ "$_s" = "$2" ]
 }
 
-# no_resync: nothing running, nothing pending
+# sb_states WANT DEV...: sb_state for every DEV (each one printed)
+sb_states() {
+	_want=$1 _rc=0
+	shift
+	for _d in "$@"; do
+		sb_state "$_d" "$_want" || _rc=1
+	done
+	return $_rc
+}
+
+# no_resync [MD]: nothing running, nothing pending
 no_resync() {
-	mdstat_array md0
-	echo "sync_action $(cat /sys/block/md0/md/sync_action), resync_start $(cat /sys/block/md0/md/resync_start)"
-	! mdstat_array md0 | grep -Eq 'resync|recovery|PENDING|DELAYED' &&
-	[ "$(cat /sys/block/md0/md/sync_action)" = idle ] &&
-	[ "$(cat /sys/block/md0/md/resync_start)" = none ]
+	_n=$(basename "${1:-$MD}")
+	mdstat_array "$_n"
+	echo "sync_action $(cat "/sys/block/$_n/md/sync_action"), resync_start $(cat "/sys/block/$_n/md/resync_start")"
+	! mdstat_array "$_n" | grep -Eq 'resync|recovery|PENDING|DELAYED' &&
+	[ "$(cat "/sys/block/$_n/md/sync_action")" = idle ] &&
+	[ "$(cat "/sys/block/$_n/md/resync_start")" = none ]
+}
+
+# not_running MD: the array is not active (mdstat, array_state)
+not_running() {
+	_n=$(basename "$1")
+	cat /proc/mdstat
+	echo "array_state: $(cat "/sys/block/$_n/md/array_state" 2>/dev/null || echo '(no array)')"
+	! grep -Eq "^$_n : active" /proc/mdstat
+}
+
+# klog_has TEXT: the kernel log of this boot holds TEXT (no dmesg -c: the
+# runner reads the log after the test for splats)
+klog_has() {
+	dmesg | grep -F "$1" || { echo "no kernel-log line with '$1'"; return 1; }
+}
+
+# running_as MD STATE MDSTAT: MD runs with array_state STATE and its
+# mdstat lines show MDSTAT (e.g. "[3/2] [UU_]")
+running_as() {
+	_n=$(basename "$1")
+	mdstat_array "$_n"
+	echo "array_state: $(cat "/sys/block/$_n/md/array_state")"
+	[ "$(cat "/sys/block/$_n/md/array_state")" = "$2" ] &&
+	mdstat_array "$_n" | grep -qF "$3"
+}
+
+# dd_status: md1's mdstat status when its last member is missing
+dd_status() {
+	_u=
+	for _d in $DD_PRESENT; do _u=${_u}U; done
+	_n=$(echo "$DD_MEMBERS" | wc -w)
+	echo "[$_n/$((_n - 1))] [${_u}_]"
 }
