@@ -7,8 +7,8 @@
  *                   LRU, counts, limit), the handle list, the retry list
  *                   and every r5stripe.count/.lru.
  *   sh->lock        irq-safe spinlock: the pieces a stripe has not taken
- *                   yet (r5dev.toread/towrite), its pending sync request
- *                   and the R5S_HANDLING bit.  Never nested with
+ *                   yet (r5dev.toread/towrite), its pending sync request,
+ *                   its reread mask and the R5S_HANDLING bit.  Never nested with
  *                   conf->lock.
  *   ownership       a stripe with R5S_HANDLING set belongs to the state
  *                   machine: only the worker (conf->wq, one work item at
