@@ -31,14 +31,16 @@
 #    leaves the failed read-back on the cached stripe and decides at the
 #    page's next read.  So the page is read once more (dd) before the
 #    check that member 1 is failed ([4/3]); degraded writes verify;
-#  - write errors (a fresh array): while fio writes and verifies, writes
-#    to member 2 fail over its whole data area: member 2 is failed, fio
+#  - write errors (a fresh array): writes to member 2 fail over its whole
+#    data area, then fio writes and verifies: member 2 is failed, fio
 #    sees no error, every acknowledged block verifies.
 # RAID6, 5 members: members 1 and 2 both fail reads of their page at 16
 #  (the same row; both pages corrupted): fio verify_only passes (two data
 #  pages rebuilt from P and Q), both pages are rewritten, both members
 #  fail the read-back and (after one more read of each page, as above)
-#  are failed ([5/3]); writes verify with two members missing.
+#  are failed ([5/3]); writes verify with two members missing.  Then, on
+#  a fresh array, writes to members 1 and 3 fail at the same time: fio's
+#  writes fail both, fio sees no error, everything verifies.
 . /harness/lib.sh
 . /harness/tests/raid5/common.sh
 
@@ -141,25 +143,20 @@ errors_counted() { # KNAME
 	[ "$_e" -gt 0 ]
 }
 
-# write_errors I: fio writes (rate limited) and verifies at 8 MiB while
-# writes to member I start failing over its data area
+# write_errors I...: writes to each member I start failing over its data
+# area, then fio writes and verifies 8 MiB at 8 MiB (its first writes
+# hit the failing members; swapping tables under a running fio was too
+# slow under TCG to land while it still wrote)
 write_errors() {
-	_w=$(md_writes)
-	(cd /tmp && fio --name=werr --filename=$MD --rw=randwrite --bs=4k \
-		--ioengine=libaio --iodepth=16 --direct=1 --size=8M \
-		--offset=8M --verify=crc32c --verify_fatal=1 --randrepeat=1 \
-		--randseed=7 --verify_state_save=0 --do_verify=1 \
-		--rate=,4m --eta=never) > /tmp/fio.out 2>&1 &
-	_pid=$!
-	wait_writes_start "$_w" || { kill $_pid; return 1; }
-	_t=$(printf '0 %s linear /dev/ram%s 0\n%s %s error\n' "$OFF" "$1" \
-		"$OFF" $((SZ - OFF)))
-	dm_swap "d${1}w" "$_t" || { kill $_pid; return 1; }
-	wait $_pid
-	fio_log_ok $?
+	for _i in "$@"; do
+		_t=$(printf '0 %s linear /dev/ram%s 0\n%s %s error\n' "$OFF" \
+			"$_i" "$OFF" $((SZ - OFF)))
+		dm_swap "d${_i}w" "$_t" || return 1
+	done
+	r5_fio write randwrite 4k 8M 8M 7
 }
 
-ktap_plan 34
+ktap_plan 38
 md_speed_limit 50000
 ktap_check "brd: five 20 MiB RAM disks" brd_setup 5 20480
 ktap_check "dm: d0..d4, reads and writes through separate tables" \
@@ -205,13 +202,14 @@ r5_dm_heal 1
 
 # ---- RAID5: write errors ----
 ktap_check "raid5: fresh array, data written" mk_array 5 4
-ktap_check "raid5: writes to member 2 fail under fio: fio sees no error" \
+ktap_check "raid5: writes to member 2 fail: fio write+verify sees no error" \
 	write_errors 2
 ktap_check "raid5: member 2 faulty, [4/3]" sh -c "
 	. /harness/lib.sh; md_member_state $K2 faulty &&
 	md_array_as '[4/3] [UU_U]' 1"
-ktap_check "raid5: first data verifies degraded" \
-	r5_fio verify randwrite 4k 0 8M 31
+ktap_check "raid5: all data verifies degraded" sh -c "
+	. /harness/lib.sh; . /harness/tests/raid5/common.sh
+	r5_fio verify randwrite 4k 0 8M 31 && r5_fio verify randwrite 4k 8M 8M 7"
 mdadm --stop $MD
 r5_dm_heal 2
 
@@ -233,6 +231,21 @@ ktap_check "raid6: both members faulty, [5/3]" sh -c "
 ktap_check "raid6: writes with two members missing verify" \
 	r5_fio write randwrite 4k 8M 4M 34
 ktap_check "raid6: everything verifies" r5_fio verify randwrite 4k 0 8M 31
+mdadm --stop $MD
+r5_dm_heal 1
+r5_dm_heal 2
+
+# ---- RAID6: write errors on two members at once ----
+K3=$(dm_kname d3)
+ktap_check "raid6: fresh array, data written" mk_array 6 5
+ktap_check "raid6: writes to members 1 and 3 fail at once: fio sees no error" \
+	write_errors 1 3
+ktap_check "raid6: members 1 and 3 faulty, [5/3]" sh -c "
+	. /harness/lib.sh; md_member_state $K1 faulty &&
+	md_member_state $K3 faulty && md_array_as '[5/3] [U_U_U]' 2"
+ktap_check "raid6: all data verifies with two members failed" sh -c "
+	. /harness/lib.sh; . /harness/tests/raid5/common.sh
+	r5_fio verify randwrite 4k 0 8M 31 && r5_fio verify randwrite 4k 8M 8M 7"
 mdadm --stop $MD
 md_speed_limit
 r5_dm_teardown 5
