@@ -121,8 +121,13 @@ static ssize_t level_store(struct mddev *mddev, const char *buf, size_t len)
 
 	if (md_level_from_name(buf, &level))
 		return -EINVAL;
-	if (mddev->pers)
-		return level == mddev->level ? len : -EBUSY;	/* no takeover */
+	if (mddev->pers) {
+		if (level == mddev->level)
+			return len;
+		pr_warn("md: %s: level change of a running array is not supported (no takeover or reshape)\n",
+			mdname(mddev));
+		return -EBUSY;
+	}
 	mddev->level = level;
 	return len;
 }
@@ -165,8 +170,13 @@ static ssize_t chunk_size_store(struct mddev *mddev, const char *buf,
 	if (kstrtoul(buf, 10, &n) || (n && (n < 4096 || !is_power_of_2(n))) ||
 	    (n >> 9) > INT_MAX)
 		return -EINVAL;
-	if (mddev->pers)
+	if (mddev->pers) {
+		if (n >> 9 == mddev->chunk_sectors)
+			return len;
+		pr_warn("md: %s: chunk size change of a running array is not supported (no reshape)\n",
+			mdname(mddev));
 		return -EBUSY;
+	}
 	mddev->chunk_sectors = n >> 9;
 	return len;
 }
@@ -183,8 +193,13 @@ static ssize_t layout_store(struct mddev *mddev, const char *buf, size_t len)
 
 	if (kstrtoint(buf, 10, &n) || n < 0)
 		return -EINVAL;
-	if (mddev->pers)
+	if (mddev->pers) {
+		if (n == mddev->layout)
+			return len;
+		pr_warn("md: %s: layout change of a running array is not supported (no reshape)\n",
+			mdname(mddev));
 		return -EBUSY;
+	}
 	mddev->layout = n;
 	return len;
 }

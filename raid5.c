@@ -36,13 +36,23 @@
  *   READ_WAIT    last read completed        r5_reads_done(), r5_plan()
  *   (compute)    writes needed              -> WRITE_WAIT
  *   (compute)    nothing to write           r5_end_op() -> IDLE
- *   WRITE_WAIT   last write completed       r5_writes_done(), r5_end_op()
+ *   WRITE_WAIT   last write completed       r5_writes_done(); pages
+ *                                           rebuilt after a failed read
+ *                                           and rewritten: read back,
+ *                                           r5_issue_readback() ->
+ *                                           READBACK_WAIT; else r5_end_op()
+ *   READBACK_WAIT last read-back completed  r5_readback_done() (failed
+ *                                           again: md_error()), r5_end_op()
  *   IDLE         nothing pending            r5_release(): drop ownership
  *
  * r5_plan() is idempotent: it looks at which pages are uptodate and which
  * members are missing for this row (failed, absent, not rebuilt yet, or
  * failed a read in this operation) and asks for the reads still needed,
- * so a read error simply leads to another round that reconstructs.
+ * so a read error simply leads to another round that reconstructs.  The
+ * rebuilt page is written back to the member that failed the read and
+ * read back once; if that read fails too, the member is failed.  (A
+ * failed direct read is first retried through the cache, so a member
+ * gets two reads and a rewrite before the read-back decides.)
  *
  * Writes: read-modify-write (RAID4/5, row in sync, old data and P on
  * working members) when it needs fewer reads than reconstruct-write,
@@ -661,9 +671,12 @@ static bool r5_covered(struct r5dev *dev)
  */
 static bool r5_begin(struct r5conf *conf, struct r5stripe *sh)
 {
+	unsigned long reread;
 	int i;
 
 	spin_lock_irq(&sh->lock);
+	reread = sh->reread;
+	sh->reread = 0;
 	if (sh->sync) {
 		sh->op = R5_OP_SYNC;
 		sh->syncing = sh->sync;
@@ -690,7 +703,7 @@ static bool r5_begin(struct r5conf *conf, struct r5stripe *sh)
 		unsigned long keep = dev->flags & BIT(R5D_UPTODATE);
 
 		/* sync compares what is on the members, not the cache */
-		if (sh->op == R5_OP_SYNC)
+		if (sh->op == R5_OP_SYNC || (reread & BIT(i)))
 			keep = 0;
 		dev->flags = keep;
 		if (sh->op == R5_OP_WRITE && !list_empty(&dev->writing) &&
@@ -1067,23 +1080,86 @@ static bool r5_writes_done(struct r5conf *conf, struct r5stripe *sh)
 		if (!test_bit(RD_FAULTY, &dev->rdev->flags))
 			ok = false;
 	}
+	r5_io_done(conf, sh, R5D_WRITE);
+	return ok;
+}
+
+/*
+ * WRITE_WAIT -> READBACK_WAIT: a page rebuilt after its member failed to
+ * read it, and rewritten there, is read back once (the retry).  False if
+ * there is nothing to read back.  Owner.
+ */
+static bool r5_issue_readback(struct r5conf *conf, struct r5stripe *sh)
+{
+	unsigned long mask = 0;
+	struct md_rdev *rdev;
+	int i;
+
 	for (i = 0; i < conf->raid_disks; i++) {
 		struct r5dev *dev = &sh->dev[i];
 
-		if (test_bit(R5D_WRITE, &dev->flags) &&
-		    test_bit(R5D_RERR, &dev->flags) &&
-		    !test_bit(R5D_WERR, &dev->flags) && dev->rdev) {
-			atomic_inc(&dev->rdev->read_errors);
-			set_bit(RD_READ_ERRORS_SEEN, &dev->rdev->flags);
-			pr_info_ratelimited("md/raid:%s: read error corrected (%lu sectors at %llu on %pg)\n",
+		if (!test_bit(R5D_RERR, &dev->flags) ||
+		    !test_bit(R5D_WRITE, &dev->flags) ||
+		    test_bit(R5D_WERR, &dev->flags))
+			continue;
+		rcu_read_lock();
+		rdev = r5_rdev_rcu(conf, i);
+		if (r5_rdev_alive(rdev)) {
+			atomic_inc(&rdev->nr_pending);
+			dev->rdev = rdev;
+			mask |= BIT(i);
+		}
+		rcu_read_unlock();
+	}
+	if (!mask)
+		return false;
+	atomic_set(&sh->io_pending, hweight_long(mask));
+	sh->state = R5_READBACK_WAIT;
+	for_each_set_bit(i, &mask, conf->raid_disks) {
+		struct r5dev *dev = &sh->dev[i];
+
+		/* R5D_RERR now reports the read-back */
+		clear_bit(R5D_RERR, &dev->flags);
+		set_bit(R5D_READBACK, &dev->flags);
+		r5_dev_bio(sh, i, dev->rdev, REQ_OP_READ);
+		submit_bio_noacct(dev->bio);
+	}
+	return true;
+}
+
+/*
+ * READBACK_WAIT -> end: a page that reads back is corrected (counted in
+ * the member's "errors" and in the superblock's corrected reads); one
+ * that fails again fails its member.  The data the operation served came
+ * from the reconstruction either way.  Owner; md_error() does not sleep.
+ */
+static void r5_readback_done(struct r5conf *conf, struct r5stripe *sh)
+{
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (!test_bit(R5D_READBACK, &dev->flags))
+			continue;
+		if (test_bit(R5D_RERR, &dev->flags)) {
+			clear_bit(R5D_UPTODATE, &dev->flags);
+			pr_warn_ratelimited("md/raid:%s: read error not corrected (sector %llu on %pg), failing it\n",
 					    mdname(conf->mddev),
-					    R5_STRIPE_SECTORS,
 					    (unsigned long long)sh->sector,
 					    dev->rdev->bdev);
+			md_error(conf->mddev, dev->rdev);
+			continue;
 		}
+		atomic_add(R5_STRIPE_SECTORS, &dev->rdev->errors);
+		atomic_add(R5_STRIPE_SECTORS, &dev->rdev->read_errors);
+		set_bit(RD_READ_ERRORS_SEEN, &dev->rdev->flags);
+		pr_info_ratelimited("md/raid:%s: read error corrected (%lu sectors at %llu on %pg)\n",
+				    mdname(conf->mddev), R5_STRIPE_SECTORS,
+				    (unsigned long long)sh->sector,
+				    dev->rdev->bdev);
 	}
-	r5_io_done(conf, sh, R5D_WRITE);
-	return ok;
+	r5_io_done(conf, sh, R5D_READBACK);
 }
 
 static void r5_sync_put(struct r5conf *conf, struct r5sync *rs, bool ok)
@@ -1200,8 +1276,16 @@ static void r5_handle(struct r5conf *conf, struct r5stripe *sh)
 				return;
 			break;
 		case R5_WRITE_WAIT:
-			r5_end_op(conf, sh, r5_writes_done(conf, sh) ?
-				  BLK_STS_OK : BLK_STS_IOERR);
+			sh->write_ok = r5_writes_done(conf, sh);
+			if (r5_issue_readback(conf, sh))
+				return;
+			r5_end_op(conf, sh, sh->write_ok ? BLK_STS_OK :
+				  BLK_STS_IOERR);
+			break;
+		case R5_READBACK_WAIT:
+			r5_readback_done(conf, sh);
+			r5_end_op(conf, sh, sh->write_ok ? BLK_STS_OK :
+				  BLK_STS_IOERR);
 			break;
 		}
 	}
@@ -1300,6 +1384,8 @@ static void r5_retry_reads(struct r5conf *conf)
 		atomic_inc(&rc->req->remaining);
 		spin_lock_irq(&sh->lock);
 		list_add_tail(&p->node, &sh->dev[i].toread);
+		/* the retry reads the member, not a cached copy */
+		sh->reread |= BIT(i);
 		if (r5_claim(sh)) {
 			spin_unlock_irq(&sh->lock);
 			r5_start_handling(conf, sh);

@@ -7,8 +7,8 @@
  *                   LRU, counts, limit), the handle list, the retry list
  *                   and every r5stripe.count/.lru.
  *   sh->lock        irq-safe spinlock: the pieces a stripe has not taken
- *                   yet (r5dev.toread/towrite), its pending sync request
- *                   and the R5S_HANDLING bit.  Never nested with
+ *                   yet (r5dev.toread/towrite), its pending sync request,
+ *                   its reread mask and the R5S_HANDLING bit.  Never nested with
  *                   conf->lock.
  *   ownership       a stripe with R5S_HANDLING set belongs to the state
  *                   machine: only the worker (conf->wq, one work item at
@@ -84,6 +84,7 @@ enum r5dev_flag {
 	R5D_RERR,		/* read failed in this operation */
 	R5D_WERR,		/* write failed */
 	R5D_OVERWRITE,		/* this operation's writes cover the page */
+	R5D_READBACK,		/* rewritten after a failed read, read back */
 };
 
 struct r5dev {
@@ -111,6 +112,7 @@ enum r5_state {
 	R5_IDLE,		/* no operation */
 	R5_READ_WAIT,		/* member reads in flight */
 	R5_WRITE_WAIT,		/* member writes in flight */
+	R5_READBACK_WAIT,	/* reads of rewritten pages in flight */
 };
 
 /* What the current operation serves. */
@@ -147,11 +149,17 @@ struct r5stripe {
 	spinlock_t lock;		/* see the locking summary */
 	unsigned long flags;		/* enum r5stripe_flag */
 	struct r5sync *sync;		/* requested, not started; sh->lock */
+	/*
+	 * Members whose cached page the next operation must read again (a
+	 * direct read of it failed: the retry goes to the member); sh->lock
+	 */
+	unsigned long reread;
 	/* owner */
 	int state;			/* enum r5_state */
 	int op;				/* enum r5_op */
 	struct r5sync *syncing;		/* the operation's sync request */
 	bool rmw;			/* the write reads old data + parity */
+	bool write_ok;			/* writes reached redundancy */
 	atomic_t io_pending;		/* member IO in flight */
 	struct r5g_row row;
 	struct r5dev dev[];		/* conf->raid_disks */

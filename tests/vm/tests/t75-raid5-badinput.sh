@@ -8,9 +8,19 @@
 # data written before verifies afterwards.  Then raid456 is unloaded
 # after the array stops and loaded again (the runner fails the test on
 # any kernel warning).
+#
+# Then geometries the fork does not support, created with mdadm: RAID5
+# on 2 members (the fork wants 3) and RAID6 with a DDF layout.  This is
+# where the implementations differ, so the expected outcome branches on
+# $IMPL: in-tree runs them (fio verifies on each); the fork refuses them
+# at RUN with a kernel-log line saying why, and nothing is half-started
+# (md0 not active, no stripe cache files, raid456 not held by anything).
+# Finally raid456 is unloaded with no array left (and loaded again for
+# the tests that follow).
 . /harness/lib.sh
 . /harness/tests/raid5/common.sh
 
+impl=${IMPL:?}
 MD=/dev/md0
 F=/sys/block/md0/md/stripe_cache_size
 
@@ -18,17 +28,58 @@ accepts() {
 	sysfs_expect_errno 0 $F "$1" && [ "$(cat $F)" = "$1" ]
 }
 
-reload_raid456() {
-	mdadm --stop $MD || return 1
+# rmmod_reload: unload raid456 (no array uses it), load it again
+rmmod_reload() {
 	rmmod raid456 || return 1
 	[ ! -d /sys/module/raid456 ] || return 1
-	case $IMPL in
+	case $impl in
 	fork) insmod /harness/fork/raid456.ko ;;
 	*) modprobe raid456 ;;
 	esac
 }
 
-ktap_plan 14
+reload_raid456() {
+	mdadm --stop $MD && rmmod_reload
+}
+
+# nothing_started: no array is running and raid456 is not in use
+nothing_started() {
+	cat /proc/mdstat
+	! grep -q '^md0 : active' /proc/mdstat || return 1
+	[ ! -e /sys/block/md0/md/stripe_cache_size ] || return 1
+	_r=$(cat /sys/module/raid456/refcnt)
+	echo "raid456 refcnt $_r"
+	[ "$_r" = 0 ]
+}
+
+# unsupported NAME REASON_ERE MDADM_CREATE_ARGS...
+unsupported() {
+	_n=$1 _re=$2
+	shift 2
+	mdadm --zero-superblock /dev/ram0 /dev/ram1 /dev/ram2 /dev/ram3 \
+		2>/dev/null
+	dmesg -c > /dev/null
+	mdadm --create $MD --run --metadata=1.2 --chunk=64 "$@" \
+		> /tmp/create.out 2>&1
+	_rc=$?
+	sed 's/^/# mdadm: /' /tmp/create.out
+	if [ "$impl" = intree ]; then
+		ktap_check "$_n: intree: runs, fio verifies" sh -c "
+			[ $_rc = 0 ] && . /harness/lib.sh &&
+			. /harness/tests/raid5/common.sh && cat /proc/mdstat &&
+			r5_fio write randwrite 4k 0 4M 41"
+		mdadm --stop $MD > /dev/null 2>&1
+		ktap_check "$_n: intree: stops, nothing left running" \
+			nothing_started
+	else
+		ktap_check "$_n: fork: refused at RUN, kernel log says why" \
+			sh -c "[ $_rc != 0 ] && dmesg | grep -E 'md0: cannot start.*$_re'"
+		mdadm --stop $MD > /dev/null 2>&1
+		ktap_check "$_n: fork: nothing half-started" nothing_started
+	fi
+}
+
+ktap_plan 19
 ktap_check "brd: four 32 MiB RAM disks" brd_setup 4 32768
 ktap_check "raid5: create, write data" \
 	sh -c ". /harness/lib.sh; . /harness/tests/raid5/common.sh; r5_create 5 default 4 64 && r5_data write"
@@ -46,5 +97,12 @@ ktap_check "rmmod raid456 after stop, load again" reload_raid456
 # shellcheck disable=SC2046
 ktap_check "assemble again, data verifies" \
 	sh -c ". /harness/lib.sh; . /harness/tests/raid5/common.sh; mdadm --assemble $MD $(r5_members 4) && r5_data verify"
+mdadm --stop $MD
+unsupported "raid5, 2 members" "at least 3 members" \
+	--level=5 --raid-devices=2 /dev/ram0 /dev/ram1
+unsupported "raid6, layout ddf-zero-restart" "DDF layouts" \
+	--level=6 --layout=ddf-zero-restart --raid-devices=4 \
+	/dev/ram0 /dev/ram1 /dev/ram2 /dev/ram3
+ktap_check "rmmod raid456 with no array left, load again" rmmod_reload
 brd_teardown
 ktap_finish

@@ -59,6 +59,7 @@ r5_create() {
 # r5_make MAKER LEVEL LAYOUT DISKS CHUNK: create with MAKER, write, stop
 r5_make() {
 	r5_use_impl "$1" || return 1
+	# shellcheck disable=SC2046
 	mdadm --zero-superblock $(r5_members "$4") 2>/dev/null
 	r5_create "$2" "$3" "$4" "$5" || return 1
 	r5_data write || return 1
@@ -91,4 +92,61 @@ r5_compat_case() {
 		r5_handover "$1" "$2" "$3" "$4" "$5" "$6"
 	ktap_check "$_what: made by $2, $1 assembles, verifies, check 0" \
 		r5_handover "$2" "$1" "$3" "$4" "$5" "$6"
+}
+
+# ---- members through device-mapper -----------------------------------------
+
+# r5_dm_setup N: members dI (I < N) over /dev/ramI through device-mapper:
+# dI is a dm-delay (0 ms) device whose reads go to table dIr and writes to
+# table dIw, both linear over ramI, so reads and writes can be made to
+# fail on their own (dm_swap dIr|dIw "$(lin_err /dev/ramI START LEN)").
+# Sets SZ (member size in sectors).  Run with DM_DISABLE_UDEV=1.
+r5_dm_setup() {
+	modprobe dm-mod && modprobe dm-delay || return 1
+	SZ=$(blockdev --getsz /dev/ram0)
+	_i=0
+	while [ $_i -lt "$1" ]; do
+		dmsetup create "d${_i}r" --table "0 $SZ linear /dev/ram$_i 0" &&
+		dmsetup create "d${_i}w" --table "0 $SZ linear /dev/ram$_i 0" &&
+		dmsetup create "d$_i" --table \
+			"0 $SZ delay /dev/mapper/d${_i}r 0 0 /dev/mapper/d${_i}w 0 0" ||
+			return 1
+		_i=$((_i + 1))
+	done
+}
+
+# r5_dm_heal I: member I reads and writes ramI again
+r5_dm_heal() {
+	dm_swap "d${1}r" "0 $SZ linear /dev/ram$1 0" &&
+	dm_swap "d${1}w" "0 $SZ linear /dev/ram$1 0"
+}
+
+r5_dm_teardown() { # N
+	_i=0
+	while [ $_i -lt "$1" ]; do
+		for _n in "d$_i" "d${_i}r" "d${_i}w"; do
+			dmsetup remove "$_n" 2>/dev/null
+		done
+		_i=$((_i + 1))
+	done
+	return 0
+}
+
+# r5_dm_members N: "/dev/mapper/d0 ... /dev/mapper/dN-1"
+r5_dm_members() {
+	_l=
+	_i=0
+	while [ $_i -lt "$1" ]; do
+		_l="$_l /dev/mapper/d$_i"
+		_i=$((_i + 1))
+	done
+	echo "$_l"
+}
+
+# r5_range_md5 DEV SECTOR COUNT: md5 of a range, read with O_DIRECT (md's
+# writes bypass DEV's page cache)
+r5_range_md5() {
+	dd if="$1" bs=4k iflag=direct,skip_bytes,count_bytes \
+		skip=$(($2 * 512)) count=$(($3 * 512)) 2>/dev/null |
+		md5sum | cut -d' ' -f1
 }

@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# TIMEOUT: 900
+#
+# Geometry changes of a running RAID5 (4 members, 64K chunk,
+# left-symmetric) asked with mdadm --grow while fio writes and verifies:
+# --chunk=32, --layout=left-asymmetric, --raid-devices=5 (spare ram4
+# added first), --level=6 (spare ram5 added first), --bitmap=internal.
+#
+# This is where the two implementations differ, deliberately (raid5.rst,
+# "Reshape"): in-tree md reshapes (or converts, or adds the bitmap); the
+# fork has no reshape and no bitmap and must refuse each request cleanly.
+# So the expected outcome branches on $IMPL, and only that:
+#   intree: mdadm --grow succeeds, the reshape runs to its end and sysfs
+#           shows the new geometry;
+#   fork:   mdadm --grow fails, the kernel log says why (a line naming md0
+#           written by this request), and level, raid_disks, chunk_size,
+#           layout in sysfs and mdadm --detail are as before (spares stay
+#           spares, no sync action starts).
+# On both, fio (writing during the request) sees no error, everything
+# written before and during verifies afterwards, and check finds
+# mismatch_cnt 0.
+. /harness/lib.sh
+. /harness/tests/raid5/common.sh
+
+impl=${IMPL:?}
+MD=/dev/md0
+SYS=/sys/block/md0/md
+
+# geometry: "level raid_disks chunk_size layout" from sysfs
+geometry() {
+	echo "$(cat $SYS/level) $(cat $SYS/raid_disks) $(cat $SYS/chunk_size) $(cat $SYS/layout)"
+}
+
+# detail_is LEVEL DEVICES CHUNK LAYOUT: mdadm --detail agrees
+detail_is() {
+	mdadm --detail $MD > /tmp/detail || return 1
+	_l=$(md_field "Raid Level" < /tmp/detail)
+	_n=$(md_field "Raid Devices" < /tmp/detail)
+	_c=$(md_field "Chunk Size" < /tmp/detail)
+	_y=$(md_field "Layout" < /tmp/detail)
+	echo "--detail: $_l, $_n devices, chunk $_c, $_y"
+	[ "$_l" = "$1" ] && [ "$_n" = "$2" ] && [ "$_c" = "$3" ] &&
+		[ "$_y" = "$4" ]
+}
+
+# bg_fio_start OFF_M SEED: fio write + verify of 4 MiB at OFF_M MiB in
+# the background (rate limited so it overlaps the request)
+bg_fio_start() {
+	_w=$(md_writes)
+	(cd /tmp && fio --name=bg --filename=$MD --rw=randwrite --bs=4k \
+		--ioengine=libaio --iodepth=16 --direct=1 --size=4M \
+		--offset="$1M" --verify=crc32c --verify_fatal=1 --randrepeat=1 \
+		--randseed="$2" --verify_state_save=0 --do_verify=1 \
+		--rate=,2m --eta=never) > /tmp/fio.out 2>&1 &
+	bg_pid=$!
+	wait_writes_start "$_w"
+}
+
+bg_fio_end() {
+	wait "$bg_pid"
+	fio_log_ok $?
+}
+
+# grow_case NAME WANT_GEOMETRY ARGS...: the request under fio load.
+# WANT_GEOMETRY is what intree ends with (the fork must keep BEFORE);
+# mdadm converts RAID5 to RAID6 through a "-6" layout and then restripes
+# to the plain one, so --level=6 ends left-asymmetric (layout 0).
+grow_case() {
+	_g=$1 _want=$2
+	shift 2
+	BEFORE=$(geometry)
+	dmesg -c > /dev/null
+	ktap_check "$_g: fio running" bg_fio_start "$OFF" "$OFF"
+	mdadm --grow $MD "$@" > /tmp/grow.out 2>&1
+	_rc=$?
+	sed 's/^/# mdadm: /' /tmp/grow.out
+	if [ "$impl" = intree ]; then
+		ktap_check "$_g: intree: mdadm --grow succeeds" [ $_rc = 0 ]
+		ktap_check "$_g: intree: reshape runs to its end" \
+			sh -c "sleep 2; . /harness/lib.sh; wait_resync md0 600"
+		ktap_check "$_g: intree: sysfs geometry now $_want" \
+			sh -c "g='$(geometry)'; echo \"\$g\"; [ \"\$g\" = '$_want' ]"
+	else
+		ktap_check "$_g: fork: mdadm --grow fails" [ $_rc != 0 ]
+		ktap_check "$_g: fork: kernel log says why" \
+			sh -c "dmesg | grep -E 'md0.*(not supported|no reshape|refus)'"
+		ktap_check "$_g: fork: sysfs geometry unchanged ($BEFORE)" \
+			sh -c "g='$(geometry)'; echo \"\$g\"; [ \"\$g\" = '$BEFORE' ] &&
+			[ \"\$(cat $SYS/sync_action)\" = idle ]"
+	fi
+	ktap_check "$_g: fio during the request: no error" bg_fio_end
+	OFF=$((OFF + 4))
+}
+
+verify_all() {
+	r5_fio verify randwrite 4k 0 8M 31 || return 1
+	_o=8
+	while [ $_o -lt "$OFF" ]; do
+		r5_fio verify randwrite 4k "${_o}M" 4M "$_o" || return 1
+		_o=$((_o + 4))
+	done
+}
+
+restart_verify() {
+	mdadm --stop $MD || return 1
+	# shellcheck disable=SC2046
+	mdadm --assemble $MD $(r5_members 6) || return 1
+	cat /proc/mdstat
+	verify_all
+}
+
+ktap_plan 35
+ktap_check "brd: six 24 MiB RAM disks" brd_setup 6 24576
+ktap_check "raid5: create 4 members, 64K chunk" r5_create 5 default 4 64
+ktap_check "raid5: data written" r5_fio write randwrite 4k 0 8M 31
+OFF=8
+# A backup file for the restriping requests: without one mdadm refuses
+# on the fork by itself (it has no md/dev-*/new_offset to restripe in
+# place), so the kernel would never see the request.
+grow_case "--chunk=32" "raid5 4 32768 2" --chunk=32 --backup-file=/tmp/bk1
+grow_case "--layout=left-asymmetric" "raid5 4 32768 0" \
+	--layout=left-asymmetric --backup-file=/tmp/bk2
+ktap_check "add spare ram4" mdadm $MD --add /dev/ram4
+grow_case "--raid-devices=5" "raid5 5 32768 0" --raid-devices=5 \
+	--backup-file=/tmp/bk3
+ktap_check "add spare ram5" mdadm $MD --add /dev/ram5
+grow_case "--level=6" "raid6 6 32768 0" --level=6
+grow_case "--bitmap=internal" "raid6 6 32768 0" --bitmap=internal
+if [ "$impl" = intree ]; then
+	ktap_check "intree: --detail: raid6, 6 devices, 32K, left-asymmetric" \
+		detail_is raid6 6 32K left-asymmetric
+	ktap_check "intree: internal bitmap present" \
+		sh -c "mdadm --detail $MD | grep -i 'bitmap : internal'"
+else
+	ktap_check "fork: --detail: raid5, 4 devices, 64K, left-symmetric" \
+		detail_is raid5 4 64K left-symmetric
+	ktap_check "fork: no bitmap" \
+		sh -c "! mdadm --detail $MD | grep -i 'bitmap'"
+fi
+ktap_check "everything written verifies" verify_all
+ktap_check "check: mismatch_cnt 0" md_check_clean md0 600
+ktap_check "stop, assemble, everything verifies" restart_verify
+brd_teardown
+ktap_finish
