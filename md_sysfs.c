@@ -68,7 +68,7 @@ int md_parse_msec(const char *buf, unsigned int *msec)
 
 static ssize_t metadata_version_show(struct mddev *mddev, char *page)
 {
-	if (mddev->persistent && mddev->major_version)
+	if (mddev->persistent)
 		return sysfs_emit(page, "%d.%d\n", mddev->major_version,
 				  mddev->minor_version);
 	return sysfs_emit(page, "none\n");
@@ -89,12 +89,13 @@ static ssize_t metadata_version_store(struct mddev *mddev, const char *buf,
 		return len;
 	}
 	if (sscanf(buf, "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
-	    major != 1 || minor < 0 || minor > 2) {
-		pr_warn("md: %s: only 1.0, 1.1 and 1.2 metadata is supported\n",
+	    !((major == 1 && minor >= 0 && minor <= 2) ||
+	      (major == 0 && minor == 90))) {
+		pr_warn("md: %s: only 0.90, 1.0, 1.1 and 1.2 metadata is supported\n",
 			mdname(mddev));
 		return -EINVAL;
 	}
-	mddev->major_version = 1;
+	mddev->major_version = major;
 	mddev->minor_version = minor;
 	mddev->persistent = true;
 	return len;
