@@ -343,7 +343,8 @@ void md_update_sb(struct mddev *mddev)
 	struct md_core *core = to_core(mddev);
 
 	mutex_lock(&core->sb_mutex);
-	if (mddev->pers && mddev->persistent)
+	/* without superblocks it only clears the flags and wakes waiters */
+	if (mddev->pers)
 		md_super_write_all(mddev);
 	mutex_unlock(&core->sb_mutex);
 	md_notify(mddev->sysfs_state);
