@@ -38,6 +38,7 @@
 #include <linux/sysctl.h>
 
 #include "md_core.h"
+#include "md_badblocks.h"
 
 #define MD_MAX_UNIT		BIT(MINORBITS)
 #define MD_PROBE_MAX_MINOR	512
@@ -678,6 +679,9 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
 	atomic_set(&rdev->nr_pending, 0);
 	atomic_set(&rdev->read_errors, 0);
 	atomic_set(&rdev->errors, 0);
+	err = md_bb_init(rdev);
+	if (err)
+		goto free_rdev;
 
 	bdev = blkdev_get_by_dev(dev, MD_RDEV_FMODE, rdev);
 	if (IS_ERR(bdev)) {

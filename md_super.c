@@ -45,6 +45,7 @@
 #include "md.h"
 #include "md_super.h"
 #include "md_super_ops.h"
+#include "md_badblocks.h"
 
 /* One page is read; a superblock with its roles table must fit in it. */
 #define SB_IO_BYTES		4096
@@ -120,8 +121,6 @@ static const char *sb_feature_refusal(u32 features, u32 level)
 	if (features & (MD_FEATURE_RESHAPE_ACTIVE |
 			MD_FEATURE_RESHAPE_BACKWARDS | MD_FEATURE_NEW_OFFSET))
 		return "reshape in progress, not supported";
-	if (features & MD_FEATURE_BAD_BLOCKS)
-		return "bad block log is not empty, not supported";
 	if (features & MD_FEATURE_REPLACEMENT)
 		return "replacement device not supported";
 	if (features & MD_FEATURE_CLUSTERED)
@@ -210,6 +209,47 @@ static int sb_validate(struct md_rdev *rdev, struct mdp_superblock_1 *sb,
 	return 0;
 }
 
+/*
+ * The bad-block log area named by @sb (bblog_offset sectors from the
+ * superblock, bblog_size sectors): check it lies on the device clear of
+ * the superblock and the data, then hand it to md_badblocks.c, with its
+ * entries if MD_FEATURE_BAD_BLOCKS says there are any.
+ */
+static int sb1_load_bblog(struct md_rdev *rdev, struct mdp_superblock_1 *sb,
+			  sector_t sb_start, sector_t dev_sectors)
+{
+	u32 features = le32_to_cpu(sb->feature_map);
+	s64 off = (s32)le32_to_cpu(sb->bblog_offset);
+	u64 size = le16_to_cpu(sb->bblog_size);
+	u64 data_start = le64_to_cpu(sb->data_offset);
+	u64 data_end = data_start + le64_to_cpu(sb->data_size);
+	u64 sb_end = sb_start + DIV_ROUND_UP(sb_bytes(sb), 512);
+	s64 start = (s64)sb_start + off;
+	const char *why = NULL;
+
+	if (!off || !size) {
+		if (!(features & MD_FEATURE_BAD_BLOCKS))
+			return 0;	/* no log area: failures fail the member */
+		why = "bad block log flagged but no log area";
+	} else if (start < 0 || start + size > dev_sectors) {
+		why = "bad block log outside the device";
+	} else if ((u64)start < data_end && (u64)start + size > data_start) {
+		why = "bad block log overlaps the data";
+	} else if ((u64)start < sb_end && (u64)start + size > sb_start) {
+		why = "bad block log overlaps the superblock";
+	} else if (sb->bblog_shift > 16) {
+		why = "bad block log shift out of range";
+	}
+	if (why) {
+		pr_warn("md: %pg: %s (offset %lld, size %llu)\n",
+			rdev->bdev, why, off, size);
+		return -EINVAL;
+	}
+	return md_bb_load(rdev, start, size,
+			  (features & MD_FEATURE_BAD_BLOCKS) ?
+			  sb->bblog_shift : -1);
+}
+
 static int sb1_load(struct md_rdev *rdev, int minor_version)
 {
 	sector_t dev_sectors = bdev_nr_sectors(rdev->bdev);
@@ -251,6 +291,9 @@ static int sb1_load(struct md_rdev *rdev, int minor_version)
 	}
 	sb = rdev_sb(rdev);
 	ret = sb_validate(rdev, sb, minor_version, sb_start, dev_sectors);
+	if (ret)
+		return ret;
+	ret = sb1_load_bblog(rdev, sb, sb_start, dev_sectors);
 	if (ret)
 		return ret;
 
@@ -523,6 +566,11 @@ static void sb1_fill(struct mddev *mddev, struct md_rdev *rdev,
 		features |= MD_FEATURE_RECOVERY_OFFSET;
 		sb->recovery_offset = cpu_to_le64(rdev->recovery_offset);
 	}
+	/* md_bb_write() stores the log with shift 0, before this goes out */
+	if (rdev->badblocks.shift >= 0 && READ_ONCE(rdev->badblocks.count)) {
+		features |= MD_FEATURE_BAD_BLOCKS;
+		sb->bblog_shift = 0;
+	}
 	sb->feature_map = cpu_to_le32(features);
 
 	sb->utime = cpu_to_le64(st->utime);
@@ -765,6 +813,31 @@ static int sb_phase(struct mddev *mddev, const struct md_super_ops *ops,
 	return failed;
 }
 
+/*
+ * Store the bad-block logs that changed, before the superblocks that
+ * describe them (md_badblocks.c); a member whose log cannot be stored
+ * is failed, as it could not keep its bad blocks.
+ */
+static void sb_write_logs(struct mddev *mddev, bool *new_faulty)
+{
+	struct md_rdev *rdev;
+	bool written;
+	int err;
+
+	rdev_for_each(rdev, mddev) {
+		if (!rdev_writable(rdev))
+			continue;
+		err = md_bb_write(rdev, &written);
+		if (!err)
+			continue;
+		pr_warn("md: %s: %pg: bad block log write failed (%d)\n",
+			mdname(mddev), rdev->bdev, err);
+		md_error(mddev, rdev);
+		if (test_bit(RD_FAULTY, &rdev->flags))
+			*new_faulty = true;
+	}
+}
+
 void md_super_write_all(struct mddev *mddev)
 {
 	const struct md_super_ops *ops = mddev_sb_ops(mddev);
@@ -812,7 +885,11 @@ repeat:
 		if (!READ_ONCE(mddev->in_sync) && !new_faulty)
 			goto repeat;
 	}
-	sb_phase(mddev, ops, false, &new_faulty);
+	sb_write_logs(mddev, &new_faulty);
+	if (!sb_phase(mddev, ops, false, &new_faulty))
+		rdev_for_each(rdev, mddev)
+			if (rdev_writable(rdev))
+				md_bb_written(rdev);
 written:
 	spin_lock_irq(&mddev->lock);
 	/*
