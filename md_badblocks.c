@@ -159,7 +159,7 @@ free_page:
 	return ret;
 }
 
-int md_bb_write(struct md_rdev *rdev, bool *written)
+int md_bb_write(struct md_rdev *rdev)
 {
 	struct badblocks *bb = &rdev->badblocks;
 	unsigned int room = (bb->size << SECTOR_SHIFT) / sizeof(__le64);
@@ -167,7 +167,6 @@ int md_bb_write(struct md_rdev *rdev, bool *written)
 	__le64 *entry;
 	int i, n, ret;
 
-	*written = false;
 	if (bb->shift < 0 || !READ_ONCE(bb->changed))
 		return 0;
 	page = alloc_page(GFP_NOIO);
@@ -199,7 +198,6 @@ int md_bb_write(struct md_rdev *rdev, bool *written)
 		WRITE_ONCE(bb->changed, 1);
 		return ret;
 	}
-	*written = true;
 	return 0;
 }
 

@@ -22,12 +22,13 @@ int md_bb_load(struct md_rdev *rdev, sector_t log_sector,
 	       unsigned int log_sectors, int shift);
 
 /*
- * Superblock write round (sb_mutex held): store the list if it changed;
- * *written tells whether it did.  -ENOSPC if it does not fit the area,
- * or the write error: the caller fails the member.  After the
- * superblocks are written, md_bb_written() acknowledges what was stored.
+ * Superblock write round (sb_mutex held): store the list if it changed
+ * since the last store.  -ENOSPC if it does not fit the area, or the
+ * write error: the caller fails the member.  After the superblocks are
+ * written, md_bb_written() acknowledges what was stored (nothing if the
+ * list changed again meanwhile).
  */
-int md_bb_write(struct md_rdev *rdev, bool *written);
+int md_bb_write(struct md_rdev *rdev);
 void md_bb_written(struct md_rdev *rdev);
 
 #endif

@@ -821,13 +821,12 @@ static int sb_phase(struct mddev *mddev, const struct md_super_ops *ops,
 static void sb_write_logs(struct mddev *mddev, bool *new_faulty)
 {
 	struct md_rdev *rdev;
-	bool written;
 	int err;
 
 	rdev_for_each(rdev, mddev) {
 		if (!rdev_writable(rdev))
 			continue;
-		err = md_bb_write(rdev, &written);
+		err = md_bb_write(rdev);
 		if (!err)
 			continue;
 		pr_warn("md: %s: %pg: bad block log write failed (%d)\n",
