@@ -30,6 +30,7 @@
 #ifndef _MD_H
 #define _MD_H
 
+#include <linux/badblocks.h>
 #include <linux/blkdev.h>
 #include <linux/bio.h>
 #include <linux/kobject.h>
@@ -56,6 +57,7 @@ enum md_rdev_flag {
 	RD_WANT_REMOVE,		/* detach from its slot at next chance */
 	RD_READ_ERRORS_SEEN,	/* a read error was corrected on it */
 	RD_FAILFAST,		/* failfast: superblock and sysfs only */
+	RD_WRITE_ERROR,		/* a write failed on it (sysfs "write_error") */
 };
 
 struct md_rdev {
@@ -90,6 +92,14 @@ struct md_rdev {
 
 	struct kobject kobj;		/* /sys/block/mdN/md/dev-XXX */
 	struct kernfs_node *sysfs_state;
+
+	/*
+	 * Bad-block log (md_badblocks.c): absolute member sectors, its own
+	 * seqlock.  shift < 0: no log on this member (0.90, no superblock,
+	 * a 1.x superblock without a log area); sector/size: where the log
+	 * lives on the member, set by the superblock code at load.
+	 */
+	struct badblocks badblocks;
 };
 
 /* mddev.recovery bits: what the sync thread is doing or should do */
@@ -337,6 +347,21 @@ void md_error(struct mddev *mddev, struct md_rdev *rdev);
  * advertised only while every member stacked so far serves them.
  */
 void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev);
+/*
+ * Bad blocks of a member, in sectors relative to its data_offset.
+ * md_rdev_set_badblocks() records [s, s + sectors) unacknowledged and asks
+ * for a superblock write, which stores the log and acknowledges it; false
+ * if the member keeps no log or it is full (then fail the member).
+ * md_rdev_badblocks_acked(): no unacknowledged entry is left in the range
+ * (the record is durable).  md_rdev_is_badblock(): badblocks_check() (0
+ * none, 1 acknowledged, -1 unacknowledged), *first_bad data-relative.
+ * Any context but hardirq for set; check anywhere.
+ */
+bool md_rdev_set_badblocks(struct md_rdev *rdev, sector_t s, int sectors);
+bool md_rdev_badblocks_acked(struct md_rdev *rdev, sector_t s, int sectors);
+int md_rdev_is_badblock(struct md_rdev *rdev, sector_t s, int sectors,
+			sector_t *first_bad, int *bad_sectors);
+
 /* raid1 calls these two from any context, hardirq included. */
 void md_done_sync(struct mddev *mddev, int sectors, bool ok);
 void md_wakeup_thread(struct mddev *mddev);

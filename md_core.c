@@ -38,6 +38,7 @@
 #include <linux/sysctl.h>
 
 #include "md_core.h"
+#include "md_badblocks.h"
 
 #define MD_MAX_UNIT		BIT(MINORBITS)
 #define MD_PROBE_MAX_MINOR	512
@@ -374,7 +375,8 @@ void md_update_sb(struct mddev *mddev)
 	struct md_core *core = to_core(mddev);
 
 	mutex_lock(&core->sb_mutex);
-	if (mddev->pers && mddev->persistent)
+	/* without superblocks it only clears the flags and wakes waiters */
+	if (mddev->pers)
 		md_super_write_all(mddev);
 	mutex_unlock(&core->sb_mutex);
 	md_notify(mddev->sysfs_state);
@@ -708,6 +710,9 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
 	atomic_set(&rdev->nr_pending, 0);
 	atomic_set(&rdev->read_errors, 0);
 	atomic_set(&rdev->errors, 0);
+	err = md_bb_init(rdev);
+	if (err)
+		goto free_rdev;
 
 	bdev = blkdev_get_by_dev(dev, MD_RDEV_FMODE, rdev);
 	if (IS_ERR(bdev)) {
@@ -719,13 +724,14 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
 	rdev->bdev = bdev;
 	if (!load_sb)
 		return rdev;
-	if (mddev->major_version != 1) {
-		pr_warn("md: %s: set a 1.x superblock version before adding %pg\n",
+	if (!mddev->persistent) {
+		pr_warn("md: %s: set a superblock version before adding %pg\n",
 			mdname(mddev), bdev);
 		err = -EINVAL;
 		goto put_bdev;
 	}
-	err = md_super_load(rdev, mddev->minor_version);
+	err = md_super_load(rdev, mddev->major_version,
+			    mddev->minor_version);
 	if (err)
 		goto put_bdev;
 	return rdev;
@@ -929,6 +935,82 @@ drop_rdev:
 	return err;
 }
 
+/*
+ * ADD_NEW_DISK on an array without superblocks (mdadm --build: the
+ * description came from SET_ARRAY_INFO with not_persistent set).  @info
+ * says everything there is to know: desc_nr = number, the slot and
+ * whether it is in sync.  The whole device is data.  Before RUN the
+ * array takes the smallest member's size unless a size was given;
+ * on a running array the device must hold dev_sectors and joins as a
+ * spare (one that names its old slot in sync has it preferred, but is
+ * rebuilt: nothing says which of its blocks are current).
+ */
+int md_add_nosb_disk(struct mddev *mddev, dev_t dev,
+		     const mdu_disk_info_t *info)
+{
+	struct md_rdev *rdev;
+	bool sync = info->state & (1 << MD_DISK_SYNC);
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->persistent || !mddev->raid_disks)
+		return -EINVAL;
+	if (info->number < 0 || info->number >= mddev->max_disks ||
+	    md_desc_nr_taken(mddev, info->number)) {
+		pr_warn("md: %s: ADD_NEW_DISK number %d unusable\n",
+			mdname(mddev), info->number);
+		return -EINVAL;
+	}
+	if (md_find_rdev(mddev, dev))
+		return -EBUSY;
+	rdev = md_import_rdev(mddev, dev, false);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	rdev->desc_nr = info->number;
+	rdev->data_offset = 0;
+	rdev->sb_start = bdev_nr_sectors(rdev->bdev);
+	rdev->sectors = rdev->sb_start;
+	assign_bit(RD_WRITE_MOSTLY, &rdev->flags,
+		   info->state & (1 << MD_DISK_WRITEMOSTLY));
+	assign_bit(RD_FAILFAST, &rdev->flags,
+		   info->state & (1 << MD_DISK_FAILFAST));
+	if (info->raid_disk >= 0 && info->raid_disk < mddev->raid_disks) {
+		if (mddev->pers) {
+			if (sync)
+				rdev->saved_raid_disk = info->raid_disk;
+		} else {
+			rdev->raid_disk = info->raid_disk;
+			if (sync)
+				set_bit(RD_IN_SYNC, &rdev->flags);
+		}
+	}
+	if (mddev->pers && rdev->sectors < mddev->dev_sectors) {
+		pr_warn("md: %s: %pg is smaller than the array's members\n",
+			mdname(mddev), rdev->bdev);
+		err = -ENOSPC;
+		goto drop_rdev;
+	}
+	err = md_bind_rdev(mddev, rdev);
+	if (err)
+		goto drop_rdev;
+	if (!mddev->pers) {
+		if (!mddev->dev_sectors || rdev->sectors < mddev->dev_sectors)
+			mddev->dev_sectors = rdev->sectors;
+	} else {
+		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+		md_update_sb(mddev);
+		set_bit(MDR_NEEDED, &mddev->recovery);
+		md_wakeup_thread(mddev);
+		md_new_event();
+	}
+	md_notify(mddev->sysfs_state);
+	return 0;
+
+drop_rdev:
+	md_drop_rdev(rdev);
+	return err;
+}
+
 /* HOT_REMOVE_DISK / state=remove: a spare or a failed member. */
 int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev)
 {
@@ -1021,16 +1103,23 @@ int md_run(struct mddev *mddev)
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (mddev->pers)
 		return -EBUSY;
-	if (list_empty(&mddev->disks) || mddev->major_version != 1)
+	if (list_empty(&mddev->disks))
+		return -EINVAL;
+	/* without superblocks SET_ARRAY_INFO described the array */
+	if (!mddev->persistent && !mddev->raid_disks)
 		return -EINVAL;
 
 	rdev_for_each(rdev, mddev)
 		if (!freshest || rdev->sb_events > freshest->sb_events)
 			freshest = rdev;
-	err = md_super_import_array(mddev, freshest);
-	if (err)
-		return err;
+	if (mddev->persistent) {
+		err = md_super_import_array(mddev, freshest);
+		if (err)
+			return err;
+	}
 	list_for_each_entry_safe(rdev, tmp, &mddev->disks, same_set) {
+		if (!mddev->persistent)
+			break;
 		err = md_super_import_rdev(mddev, rdev);
 		if (!err)
 			err = md_super_pick_desc_nr(mddev, rdev);
@@ -1617,7 +1706,8 @@ static void md_delete_work(struct work_struct *ws)
 	mutex_lock(&mddev->reconfig_mutex);
 	mutex_lock(&mddev->open_mutex);
 	unused = !mddev->openers && !core->hold && !mddev->pers &&
-		 list_empty(&mddev->disks) && !mddev->major_version &&
+		 list_empty(&mddev->disks) && !mddev->persistent &&
+		 !mddev->raid_disks &&
 		 !test_bit(MDC_DELETED, &core->core_flags);
 	if (unused)
 		set_bit(MDC_DELETED, &core->core_flags);
@@ -1703,10 +1793,11 @@ static void md_status_array(struct seq_file *seq, struct mddev *mddev)
 		seq_printf(seq, "\n      %llu blocks",
 			   (unsigned long long)(pers ? mddev->array_sectors :
 						sectors) / 2);
-	if (mddev->persistent)
+	/* as in-tree: 0.90 is the default and goes unnamed */
+	if (mddev->persistent && mddev->major_version)
 		seq_printf(seq, " super %d.%d", mddev->major_version,
 			   mddev->minor_version);
-	else if (mddev->major_version)
+	else if (!mddev->persistent && mddev->raid_disks)
 		seq_puts(seq, " super non-persistent");
 	if (pers) {
 		if (pers->status)

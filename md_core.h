@@ -175,6 +175,8 @@ struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
 int md_add_new_disk(struct mddev *mddev, dev_t dev,
 		    const mdu_disk_info_t *info, int readd_slot);
 int md_add_bare_disk(struct mddev *mddev, dev_t dev);
+int md_add_nosb_disk(struct mddev *mddev, dev_t dev,
+		     const mdu_disk_info_t *info);
 int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev);
 void md_rdev_link_slot(struct md_rdev *rdev);
 void md_rdev_unlink_slot(struct md_rdev *rdev);

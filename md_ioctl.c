@@ -2,10 +2,11 @@
 /*
  * md ioctls (<linux/raid/md_u.h>) as issued by mdadm.
  *
- * Design.  Only version-1 superblocks exist here, so the array is
- * described by the members' superblocks (written by mdadm before
- * ADD_NEW_DISK), not by SET_ARRAY_INFO: that ioctl only records which
- * 1.x variant to read.  Every argument is copied in and checked before
+ * Design.  mdadm writes the superblocks (1.x or 0.90) itself before
+ * ADD_NEW_DISK, so an array with superblocks is described by them, not
+ * by SET_ARRAY_INFO: that ioctl then only records which format to read.
+ * The one exception is an array without superblocks (mdadm --build),
+ * which SET_ARRAY_INFO describes in full.  Every argument is copied in and checked before
  * anything changes; unknown or inconsistent values get -EINVAL.  All
  * state-changing commands run under reconfig_mutex; the layouts are the
  * same for 32-bit callers, so compat only converts the pointer.
@@ -15,9 +16,14 @@
 #include <linux/compat.h>
 #include <linux/file.h>
 #include <linux/major.h>
+#include <linux/random.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "md_core.h"
+
+/* desc_nr bound of an array without superblocks (none on disk limits it) */
+#define MD_NOSB_MAX_DISKS	384
 
 static int md_get_version(void __user *arg)
 {
@@ -154,8 +160,56 @@ static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 }
 
 /*
- * For 1.x mdadm passes major_version = 1 and the minor version with
- * every other field zero.  Full 0.90-style descriptions are refused.
+ * An array without superblocks (mdadm --build): SET_ARRAY_INFO carries
+ * the whole description and ADD_NEW_DISK each member's slot.  Only
+ * levels this stack serves without superblocks (raid1) are accepted.
+ * As in-tree, the description is reported as version 0.90, not
+ * persistent, with a random UUID; state CLEAN means no initial resync.
+ */
+static int md_set_array_nosb(struct mddev *mddev, const mdu_array_info_t *info)
+{
+	if (!info->not_persistent) {
+		pr_warn("md: %s: SET_ARRAY_INFO array descriptions are only supported without superblocks (mdadm --build); mdadm writes superblocks itself\n",
+			mdname(mddev));
+		return -EINVAL;
+	}
+	if (info->level != 1) {
+		pr_warn("md: %s: arrays without superblock are supported for raid1 only, not level %d\n",
+			mdname(mddev), info->level);
+		return -EINVAL;
+	}
+	if (info->raid_disks < 1 || info->raid_disks > MD_SB_DISKS * 2 ||
+	    info->size < 0 || info->chunk_size < 0 || info->layout ||
+	    (info->state & ~(1 << MD_SB_CLEAN))) {
+		pr_warn("md: %s: SET_ARRAY_INFO: bad description (raid_disks %d, size %d, chunk %d, layout %d, state %#x)\n",
+			mdname(mddev), info->raid_disks, info->size,
+			info->chunk_size, info->layout, info->state);
+		return -EINVAL;
+	}
+	mddev->major_version = MD_MAJOR_VERSION;
+	mddev->minor_version = MD_MINOR_VERSION;
+	mddev->persistent = false;
+	mddev->level = info->level;
+	mddev->layout = 0;
+	mddev->chunk_sectors = info->chunk_size >> 9;
+	mddev->raid_disks = info->raid_disks;
+	mddev->dev_sectors = (sector_t)info->size * 2;
+	mddev->max_disks = MD_NOSB_MAX_DISKS;
+	mddev->ctime = ktime_get_real_seconds();
+	mddev->utime = mddev->ctime;
+	mddev->events = 0;
+	get_random_bytes(mddev->uuid, sizeof(mddev->uuid));
+	mddev->resync_offset = (info->state & (1 << MD_SB_CLEAN)) ?
+			       MD_MAX_SECTOR : 0;
+	return 0;
+}
+
+/*
+ * Before the members are added: with raid_disks 0 only the superblock
+ * version is set (what mdadm does to create or assemble: it writes the
+ * superblocks itself, 1.0/1.1/1.2 or 0.90, and the kernel reads them at
+ * ADD_NEW_DISK); with a description, an array without superblocks.
+ * On a running array, one change (md_update_array_info).
  */
 static int md_set_array_info(struct mddev *mddev, void __user *arg)
 {
@@ -169,19 +223,26 @@ static int md_set_array_info(struct mddev *mddev, void __user *arg)
 		pr_warn("md: %s: array already has members\n", mdname(mddev));
 		return -EBUSY;
 	}
-	if (info.raid_disks || info.level || info.size || info.nr_disks ||
-	    info.layout || info.chunk_size || info.not_persistent) {
-		pr_warn("md: %s: only version-1 superblocks written by mdadm are supported, not array descriptions through SET_ARRAY_INFO\n",
+	if (mddev->raid_disks) {
+		pr_warn("md: %s: array already described\n", mdname(mddev));
+		return -EBUSY;
+	}
+	if (info.raid_disks)
+		return md_set_array_nosb(mddev, &info);
+	if (info.level || info.size || info.nr_disks || info.layout ||
+	    info.chunk_size || info.not_persistent) {
+		pr_warn("md: %s: SET_ARRAY_INFO without raid_disks sets only the superblock version\n",
 			mdname(mddev));
 		return -EINVAL;
 	}
-	if (info.major_version != 1 || info.minor_version < 0 ||
-	    info.minor_version > 2) {
-		pr_warn("md: %s: superblock version %d.%d not supported (1.0, 1.1, 1.2 only)\n",
+	if (!(info.major_version == 1 && info.minor_version >= 0 &&
+	      info.minor_version <= 2) &&
+	    !(info.major_version == 0 && info.minor_version == 90)) {
+		pr_warn("md: %s: superblock version %d.%d not supported (0.90, 1.0, 1.1, 1.2 only)\n",
 			mdname(mddev), info.major_version, info.minor_version);
 		return -EINVAL;
 	}
-	mddev->major_version = 1;
+	mddev->major_version = info.major_version;
 	mddev->minor_version = info.minor_version;
 	mddev->persistent = true;
 	return 0;
@@ -212,6 +273,8 @@ static int md_ioctl_add_new_disk(struct mddev *mddev, void __user *arg)
 			return -EINVAL;
 		readd_slot = info.raid_disk;
 	}
+	if (!mddev->persistent && mddev->raid_disks)
+		return md_add_nosb_disk(mddev, dev, &info);
 	return md_add_new_disk(mddev, dev, &info, readd_slot);
 }
 

@@ -44,6 +44,8 @@
 
 #include "md.h"
 #include "md_super.h"
+#include "md_super_ops.h"
+#include "md_badblocks.h"
 
 /* One page is read; a superblock with its roles table must fit in it. */
 #define SB_IO_BYTES		4096
@@ -68,10 +70,10 @@ static unsigned int sb_bytes(const struct mdp_superblock_1 *sb)
 }
 
 /* Bytes written back: the superblock rounded up to a logical block. */
-static unsigned int sb_io_bytes(struct md_rdev *rdev,
-				const struct mdp_superblock_1 *sb)
+static unsigned int sb1_io_bytes(struct md_rdev *rdev)
 {
-	return round_up(sb_bytes(sb), bdev_logical_block_size(rdev->bdev));
+	return round_up(sb_bytes(rdev_sb(rdev)),
+			bdev_logical_block_size(rdev->bdev));
 }
 
 /*
@@ -96,7 +98,7 @@ static __le32 sb_checksum(const struct mdp_superblock_1 *sb)
 	return cpu_to_le32((u32)((sum & 0xffffffff) + (sum >> 32)));
 }
 
-static int sb_read(struct md_rdev *rdev, sector_t sector)
+int md_super_read_page(struct md_rdev *rdev, sector_t sector)
 {
 	struct bio_vec bvec;
 	struct bio bio;
@@ -119,8 +121,6 @@ static const char *sb_feature_refusal(u32 features, u32 level)
 	if (features & (MD_FEATURE_RESHAPE_ACTIVE |
 			MD_FEATURE_RESHAPE_BACKWARDS | MD_FEATURE_NEW_OFFSET))
 		return "reshape in progress, not supported";
-	if (features & MD_FEATURE_BAD_BLOCKS)
-		return "bad block log is not empty, not supported";
 	if (features & MD_FEATURE_REPLACEMENT)
 		return "replacement device not supported";
 	if (features & MD_FEATURE_CLUSTERED)
@@ -209,11 +209,51 @@ static int sb_validate(struct md_rdev *rdev, struct mdp_superblock_1 *sb,
 	return 0;
 }
 
-int md_super_load(struct md_rdev *rdev, int minor_version)
+/*
+ * The bad-block log area named by @sb (bblog_offset sectors from the
+ * superblock, bblog_size sectors): check it lies on the device clear of
+ * the superblock and the data, then hand it to md_badblocks.c, with its
+ * entries if MD_FEATURE_BAD_BLOCKS says there are any.
+ */
+static int sb1_load_bblog(struct md_rdev *rdev, struct mdp_superblock_1 *sb,
+			  sector_t sb_start, sector_t dev_sectors)
+{
+	u32 features = le32_to_cpu(sb->feature_map);
+	s64 off = (s32)le32_to_cpu(sb->bblog_offset);
+	u64 size = le16_to_cpu(sb->bblog_size);
+	u64 data_start = le64_to_cpu(sb->data_offset);
+	u64 data_end = data_start + le64_to_cpu(sb->data_size);
+	u64 sb_end = sb_start + DIV_ROUND_UP(sb_bytes(sb), 512);
+	s64 start = (s64)sb_start + off;
+	const char *why = NULL;
+
+	if (!off || !size) {
+		if (!(features & MD_FEATURE_BAD_BLOCKS))
+			return 0;	/* no log area: failures fail the member */
+		why = "bad block log flagged but no log area";
+	} else if (start < 0 || start + size > dev_sectors) {
+		why = "bad block log outside the device";
+	} else if ((u64)start < data_end && (u64)start + size > data_start) {
+		why = "bad block log overlaps the data";
+	} else if ((u64)start < sb_end && (u64)start + size > sb_start) {
+		why = "bad block log overlaps the superblock";
+	} else if (sb->bblog_shift > 16) {
+		why = "bad block log shift out of range";
+	}
+	if (why) {
+		pr_warn("md: %pg: %s (offset %lld, size %llu)\n",
+			rdev->bdev, why, off, size);
+		return -EINVAL;
+	}
+	return md_bb_load(rdev, start, size,
+			  (features & MD_FEATURE_BAD_BLOCKS) ?
+			  sb->bblog_shift : -1);
+}
+
+static int sb1_load(struct md_rdev *rdev, int minor_version)
 {
 	sector_t dev_sectors = bdev_nr_sectors(rdev->bdev);
 	struct mdp_superblock_1 *sb;
-	bool own_page = false;
 	sector_t sb_start;
 	int ret;
 
@@ -243,23 +283,19 @@ int md_super_load(struct md_rdev *rdev, int minor_version)
 		return -EINVAL;
 	}
 
-	if (!rdev->sb_page) {
-		rdev->sb_page = alloc_page(GFP_KERNEL);
-		if (!rdev->sb_page)
-			return -ENOMEM;
-		own_page = true;
-	}
-
-	ret = sb_read(rdev, sb_start);
+	ret = md_super_read_page(rdev, sb_start);
 	if (ret) {
 		pr_warn("md: %pg: cannot read the superblock (%d)\n",
 			rdev->bdev, ret);
-		goto free_page;
+		return ret;
 	}
 	sb = rdev_sb(rdev);
 	ret = sb_validate(rdev, sb, minor_version, sb_start, dev_sectors);
 	if (ret)
-		goto free_page;
+		return ret;
+	ret = sb1_load_bblog(rdev, sb, sb_start, dev_sectors);
+	if (ret)
+		return ret;
 
 	rdev->sb_start = sb_start;
 	rdev->data_offset = le64_to_cpu(sb->data_offset);
@@ -267,16 +303,9 @@ int md_super_load(struct md_rdev *rdev, int minor_version)
 	rdev->desc_nr = le32_to_cpu(sb->dev_number);
 	rdev->sb_events = le64_to_cpu(sb->events);
 	return 0;
-
-free_page:
-	if (own_page) {
-		__free_page(rdev->sb_page);
-		rdev->sb_page = NULL;
-	}
-	return ret;
 }
 
-int md_super_same_array(struct md_rdev *ref, struct md_rdev *rdev)
+static int sb1_same_array(struct md_rdev *ref, struct md_rdev *rdev)
 {
 	struct mdp_superblock_1 *rsb = rdev_sb(ref);
 	struct mdp_superblock_1 *sb = rdev_sb(rdev);
@@ -295,7 +324,7 @@ int md_super_same_array(struct md_rdev *ref, struct md_rdev *rdev)
 	return 0;
 }
 
-int md_super_import_array(struct mddev *mddev, struct md_rdev *freshest)
+static int sb1_import_array(struct mddev *mddev, struct md_rdev *freshest)
 {
 	struct mdp_superblock_1 *sb = rdev_sb(freshest);
 	u32 raid_disks = le32_to_cpu(sb->raid_disks);
@@ -331,8 +360,7 @@ int md_super_import_array(struct mddev *mddev, struct md_rdev *freshest)
 	return 0;
 }
 
-/* The member whose superblock carries the array's current events. */
-static struct md_rdev *freshest_member(struct mddev *mddev)
+struct md_rdev *md_super_freshest(struct mddev *mddev)
 {
 	struct md_rdev *rdev;
 
@@ -347,7 +375,7 @@ static bool role_is_slot(unsigned int role)
 	return role < MD_DISK_ROLE_MAX;
 }
 
-int md_super_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
+static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct mdp_superblock_1 *sb = rdev_sb(rdev);
 	u32 features = le32_to_cpu(sb->feature_map);
@@ -396,7 +424,7 @@ int md_super_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	 * One behind: our own superblock may predate the write that marked
 	 * us faulty, so the freshest member's view of our role decides.
 	 */
-	fresh = events < mddev->events ? freshest_member(mddev) : NULL;
+	fresh = events < mddev->events ? md_super_freshest(mddev) : NULL;
 	if (fresh) {
 		struct mdp_superblock_1 *fsb = rdev_sb(fresh);
 
@@ -466,14 +494,6 @@ int md_super_pick_desc_nr(struct mddev *mddev, struct md_rdev *rdev)
 	return -ENOSPC;
 }
 
-/* What one round of superblock writes records, taken under mddev->lock. */
-struct sb_state {
-	u64 events;
-	u64 utime;
-	sector_t resync_offset;
-	bool clean;
-};
-
 static u16 rdev_role(struct md_rdev *rdev)
 {
 	if (test_bit(RD_FAULTY, &rdev->flags))
@@ -508,8 +528,8 @@ static bool sb_grow_roles(struct md_rdev *rdev, struct mdp_superblock_1 *sb,
 	return true;
 }
 
-static void sb_fill(struct mddev *mddev, struct md_rdev *rdev,
-		    const struct sb_state *st)
+static void sb1_fill(struct mddev *mddev, struct md_rdev *rdev,
+		     const struct md_sb_state *st)
 {
 	struct mdp_superblock_1 *sb = rdev_sb(rdev);
 	u32 features = le32_to_cpu(sb->feature_map) & SB_FEATURES_KEEP;
@@ -546,6 +566,11 @@ static void sb_fill(struct mddev *mddev, struct md_rdev *rdev,
 		features |= MD_FEATURE_RECOVERY_OFFSET;
 		sb->recovery_offset = cpu_to_le64(rdev->recovery_offset);
 	}
+	/* md_bb_write() stores the log with shift 0, before this goes out */
+	if (rdev->badblocks.shift >= 0 && READ_ONCE(rdev->badblocks.count)) {
+		features |= MD_FEATURE_BAD_BLOCKS;
+		sb->bblog_shift = 0;
+	}
 	sb->feature_map = cpu_to_le32(features);
 
 	sb->utime = cpu_to_le64(st->utime);
@@ -573,7 +598,84 @@ static void sb_fill(struct mddev *mddev, struct md_rdev *rdev,
 	sb->sb_csum = sb_checksum(sb);
 }
 
-static void sb_snapshot(struct mddev *mddev, struct sb_state *st, bool bump)
+const struct md_super_ops md_super_1_ops = {
+	.name		= "1.x",
+	.load		= sb1_load,
+	.same_array	= sb1_same_array,
+	.import_array	= sb1_import_array,
+	.import_rdev	= sb1_import_rdev,
+	.fill		= sb1_fill,
+	.io_bytes	= sb1_io_bytes,
+};
+
+/* ---------------------------------------------------------------- */
+/* Front end: the calls of md_super.h, dispatched on the format */
+
+static const struct md_super_ops *sb_ops(int major_version)
+{
+	switch (major_version) {
+	case 0:
+		return &md_super_090_ops;
+	case 1:
+		return &md_super_1_ops;
+	default:
+		return NULL;
+	}
+}
+
+/* The format of @mddev's superblocks; NULL for arrays without them. */
+static const struct md_super_ops *mddev_sb_ops(struct mddev *mddev)
+{
+	return mddev->persistent ? sb_ops(mddev->major_version) : NULL;
+}
+
+int md_super_load(struct md_rdev *rdev, int major_version, int minor_version)
+{
+	const struct md_super_ops *ops = sb_ops(major_version);
+	bool own_page = false;
+	int ret;
+
+	if (!ops) {
+		pr_warn("md: %pg: superblock version %d.%d not supported\n",
+			rdev->bdev, major_version, minor_version);
+		return -EINVAL;
+	}
+	if (!rdev->sb_page) {
+		rdev->sb_page = alloc_page(GFP_KERNEL);
+		if (!rdev->sb_page)
+			return -ENOMEM;
+		own_page = true;
+	}
+	ret = ops->load(rdev, minor_version);
+	if (ret && own_page) {
+		__free_page(rdev->sb_page);
+		rdev->sb_page = NULL;
+	}
+	return ret;
+}
+
+int md_super_same_array(struct md_rdev *ref, struct md_rdev *rdev)
+{
+	const struct md_super_ops *ops = mddev_sb_ops(ref->mddev);
+
+	return ops ? ops->same_array(ref, rdev) : -EINVAL;
+}
+
+int md_super_import_array(struct mddev *mddev, struct md_rdev *freshest)
+{
+	const struct md_super_ops *ops = mddev_sb_ops(mddev);
+
+	return ops ? ops->import_array(mddev, freshest) : -EINVAL;
+}
+
+int md_super_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
+{
+	const struct md_super_ops *ops = mddev_sb_ops(mddev);
+
+	return ops ? ops->import_rdev(mddev, rdev) : -EINVAL;
+}
+
+static void sb_snapshot(struct mddev *mddev, struct md_sb_state *st, bool bump)
 {
 	spin_lock_irq(&mddev->lock);
 	if (bump) {
@@ -589,10 +691,13 @@ static void sb_snapshot(struct mddev *mddev, struct sb_state *st, bool bump)
 
 void md_super_fill(struct mddev *mddev, struct md_rdev *rdev)
 {
-	struct sb_state st;
+	const struct md_super_ops *ops = mddev_sb_ops(mddev);
+	struct md_sb_state st;
 
+	if (!ops)
+		return;
 	sb_snapshot(mddev, &st, false);
-	sb_fill(mddev, rdev, &st);
+	ops->fill(mddev, rdev, &st);
 }
 
 /* Members that get a superblock: every live one, spares included. */
@@ -623,7 +728,8 @@ static void sb_io_end(struct bio *bio)
 }
 
 /* A superblock write, or with @flush_only an empty cache flush. */
-static void sb_io_init(struct sb_io *io, struct md_rdev *rdev, bool flush_only)
+static void sb_io_init(struct sb_io *io, const struct md_super_ops *ops,
+		       struct md_rdev *rdev, bool flush_only)
 {
 	blk_opf_t opf = REQ_OP_WRITE | REQ_SYNC | REQ_PREFLUSH;
 
@@ -634,8 +740,7 @@ static void sb_io_init(struct sb_io *io, struct md_rdev *rdev, bool flush_only)
 	}
 	bio_init(&io->bio, rdev->bdev, &io->bvec, 1, opf | REQ_FUA | REQ_META);
 	io->bio.bi_iter.bi_sector = rdev->sb_start;
-	__bio_add_page(&io->bio, rdev->sb_page,
-		       sb_io_bytes(rdev, rdev_sb(rdev)), 0);
+	__bio_add_page(&io->bio, rdev->sb_page, ops->io_bytes(rdev), 0);
 }
 
 /*
@@ -643,7 +748,8 @@ static void sb_io_init(struct sb_io *io, struct md_rdev *rdev, bool flush_only)
  * else one by one.  Returns how many members failed and were passed to
  * md_error(); *new_faulty is set if that marked any of them Faulty.
  */
-static int sb_phase(struct mddev *mddev, bool flush_only, bool *new_faulty)
+static int sb_phase(struct mddev *mddev, const struct md_super_ops *ops,
+		    bool flush_only, bool *new_faulty)
 {
 	struct sb_batch batch;
 	struct md_rdev *rdev;
@@ -662,7 +768,7 @@ static int sb_phase(struct mddev *mddev, bool flush_only, bool *new_faulty)
 		rdev_for_each(rdev, mddev) {
 			if (!rdev_writable(rdev))
 				continue;
-			sb_io_init(&one, rdev, flush_only);
+			sb_io_init(&one, ops, rdev, flush_only);
 			if (submit_bio_wait(&one.bio)) {
 				failed++;
 				md_error(mddev, rdev);
@@ -680,7 +786,7 @@ static int sb_phase(struct mddev *mddev, bool flush_only, bool *new_faulty)
 	rdev_for_each(rdev, mddev) {
 		if (!rdev_writable(rdev) || i == n)
 			continue;
-		sb_io_init(&ios[i], rdev, flush_only);
+		sb_io_init(&ios[i], ops, rdev, flush_only);
 		ios[i].batch = &batch;
 		ios[i].bio.bi_end_io = sb_io_end;
 		atomic_inc(&batch.pending);
@@ -707,16 +813,41 @@ static int sb_phase(struct mddev *mddev, bool flush_only, bool *new_faulty)
 	return failed;
 }
 
-void md_super_write_all(struct mddev *mddev)
+/*
+ * Store the bad-block logs that changed, before the superblocks that
+ * describe them (md_badblocks.c); a member whose log cannot be stored
+ * is failed, as it could not keep its bad blocks.
+ */
+static void sb_write_logs(struct mddev *mddev, bool *new_faulty)
 {
 	struct md_rdev *rdev;
-	struct sb_state st;
+	int err;
+
+	rdev_for_each(rdev, mddev) {
+		if (!rdev_writable(rdev))
+			continue;
+		err = md_bb_write(rdev);
+		if (!err)
+			continue;
+		pr_warn("md: %s: %pg: bad block log write failed (%d)\n",
+			mdname(mddev), rdev->bdev, err);
+		md_error(mddev, rdev);
+		if (test_bit(RD_FAULTY, &rdev->flags))
+			*new_faulty = true;
+	}
+}
+
+void md_super_write_all(struct mddev *mddev)
+{
+	const struct md_super_ops *ops = mddev_sb_ops(mddev);
+	struct md_rdev *rdev;
+	struct md_sb_state st;
 	bool new_faulty, again;
 
 	if (mddev->ro)
 		return;
-	if (!mddev->persistent) {
-		/* nothing to record: just let waiters go */
+	if (!ops) {
+		/* no superblock: nothing to record, just let waiters go */
 		clear_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 		clear_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
 		clear_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags);
@@ -730,7 +861,7 @@ repeat:
 
 	rdev_for_each(rdev, mddev)
 		if (rdev_writable(rdev))
-			sb_fill(mddev, rdev, &st);
+			ops->fill(mddev, rdev, &st);
 
 	new_faulty = false;
 	/*
@@ -739,7 +870,7 @@ repeat:
 	 * (the dirty superblock on disk stays, which is safe).
 	 */
 	if (st.clean) {
-		if (sb_phase(mddev, true, &new_faulty))
+		if (sb_phase(mddev, ops, true, &new_faulty))
 			goto written;
 		/*
 		 * A write that arrived during the flushes made the array
@@ -753,7 +884,11 @@ repeat:
 		if (!READ_ONCE(mddev->in_sync) && !new_faulty)
 			goto repeat;
 	}
-	sb_phase(mddev, false, &new_faulty);
+	sb_write_logs(mddev, &new_faulty);
+	if (!sb_phase(mddev, ops, false, &new_faulty))
+		rdev_for_each(rdev, mddev)
+			if (rdev_writable(rdev))
+				md_bb_written(rdev);
 written:
 	spin_lock_irq(&mddev->lock);
 	/*

@@ -22,7 +22,7 @@
  * logs why ("md: ram1: bad superblock checksum ...") and returns
  * -EINVAL, -ENOMEM or the read error; a page it allocated is freed.
  */
-int md_super_load(struct md_rdev *rdev, int minor_version);
+int md_super_load(struct md_rdev *rdev, int major_version, int minor_version);
 
 /*
  * 0 if @rdev's superblock belongs to the same array as @ref's (same

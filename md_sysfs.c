@@ -18,6 +18,7 @@
 #include <linux/sysfs.h>
 
 #include "md_core.h"
+#include "md_badblocks.h"
 
 #define MD_ATTR_RW(_name, _file) \
 	static struct md_sysfs_entry mda_##_name = \
@@ -68,7 +69,7 @@ int md_parse_msec(const char *buf, unsigned int *msec)
 
 static ssize_t metadata_version_show(struct mddev *mddev, char *page)
 {
-	if (mddev->persistent && mddev->major_version)
+	if (mddev->persistent)
 		return sysfs_emit(page, "%d.%d\n", mddev->major_version,
 				  mddev->minor_version);
 	return sysfs_emit(page, "none\n");
@@ -89,12 +90,13 @@ static ssize_t metadata_version_store(struct mddev *mddev, const char *buf,
 		return len;
 	}
 	if (sscanf(buf, "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
-	    major != 1 || minor < 0 || minor > 2) {
-		pr_warn("md: %s: only 1.0, 1.1 and 1.2 metadata is supported\n",
+	    !((major == 1 && minor >= 0 && minor <= 2) ||
+	      (major == 0 && minor == 90))) {
+		pr_warn("md: %s: only 0.90, 1.0, 1.1 and 1.2 metadata is supported\n",
 			mdname(mddev));
 		return -EINVAL;
 	}
-	mddev->major_version = 1;
+	mddev->major_version = major;
 	mddev->minor_version = minor;
 	mddev->persistent = true;
 	return len;
@@ -1040,6 +1042,10 @@ static ssize_t rdev_state_show(struct md_rdev *rdev, char *page)
 		n += sysfs_emit_at(page, n, "%sspare", sep);
 		sep = ",";
 	}
+	if (f & BIT(RD_WRITE_ERROR)) {
+		n += sysfs_emit_at(page, n, "%swrite_error", sep);
+		sep = ",";
+	}
 	if (f & BIT(RD_FAILFAST))
 		n += sysfs_emit_at(page, n, "%sfailfast", sep);
 	n += sysfs_emit_at(page, n, "\n");
@@ -1070,6 +1076,10 @@ static ssize_t rdev_state_store(struct md_rdev *rdev, const char *buf,
 		set_bit(RD_FAILFAST, &rdev->flags);
 	} else if (sysfs_streq(buf, "-failfast")) {
 		clear_bit(RD_FAILFAST, &rdev->flags);
+	} else if (sysfs_streq(buf, "write_error")) {
+		set_bit(RD_WRITE_ERROR, &rdev->flags);
+	} else if (sysfs_streq(buf, "-write_error")) {
+		clear_bit(RD_WRITE_ERROR, &rdev->flags);
 	} else if (sysfs_streq(buf, "insync")) {
 		if (mddev->pers)
 			return -EBUSY;
@@ -1232,6 +1242,56 @@ static ssize_t rdev_recovery_start_store(struct md_rdev *rdev,
 }
 RDEV_ATTR_RW(recovery_start);
 
+/*
+ * The bad-block list (md_badblocks.c), absolute member sectors, as the
+ * block library prints and parses it ("sector length" per line).  A
+ * write adds an entry, acknowledged (bad_blocks) or not
+ * (unacknowledged_bad_blocks), and asks for a superblock write so a
+ * log on disk follows; -ENOSPC when the member keeps no log (0.90, no
+ * superblock, no log area) or it is full, -EINVAL for anything else.
+ * The list has its own lock (the library's); reconfig_mutex, held
+ * for every dev-* store, only keeps rdev->mddev stable.
+ */
+static ssize_t rdev_bb_store(struct md_rdev *rdev, const char *buf,
+			     size_t len, int unack)
+{
+	struct mddev *mddev = rdev->mddev;
+	ssize_t ret;
+
+	ret = badblocks_store(&rdev->badblocks, buf, len, unack);
+	if (ret > 0 && mddev && mddev->pers) {
+		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+		md_wakeup_thread(mddev);
+	}
+	return ret;
+}
+
+static ssize_t rdev_bad_blocks_show(struct md_rdev *rdev, char *page)
+{
+	return badblocks_show(&rdev->badblocks, page, 0);
+}
+
+static ssize_t rdev_bad_blocks_store(struct md_rdev *rdev, const char *buf,
+				     size_t len)
+{
+	return rdev_bb_store(rdev, buf, len, 0);
+}
+RDEV_ATTR_RW(bad_blocks);
+
+static ssize_t rdev_unacknowledged_bad_blocks_show(struct md_rdev *rdev,
+						   char *page)
+{
+	return badblocks_show(&rdev->badblocks, page, 1);
+}
+
+static ssize_t rdev_unacknowledged_bad_blocks_store(struct md_rdev *rdev,
+						    const char *buf,
+						    size_t len)
+{
+	return rdev_bb_store(rdev, buf, len, 1);
+}
+RDEV_ATTR_RW(unacknowledged_bad_blocks);
+
 static struct attribute *rdev_default_attrs[] = {
 	&rdev_state.attr,
 	&rdev_slot.attr,
@@ -1239,6 +1299,8 @@ static struct attribute *rdev_default_attrs[] = {
 	&rdev_size.attr,
 	&rdev_errors.attr,
 	&rdev_recovery_start.attr,
+	&rdev_bad_blocks.attr,
+	&rdev_unacknowledged_bad_blocks.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rdev_default);
@@ -1279,6 +1341,7 @@ static void rdev_kobj_release(struct kobject *kobj)
 {
 	struct md_rdev *rdev = container_of(kobj, struct md_rdev, kobj);
 
+	md_bb_exit(rdev);
 	kfree(to_core_rdev(rdev));
 }
 

@@ -364,6 +364,18 @@ static struct bio *r1_clone(struct r1bio *r1, int disk, bio_end_io_t *endio)
 	rc->disk = disk;
 	bio->bi_iter.bi_sector = r1->sector + rdev->data_offset;
 	bio->bi_end_io = endio;
+	/*
+	 * failfast: no driver retries while another mirror can stand in
+	 * (writes to a write-mostly member excepted, as in-tree); a failure
+	 * then fails the member (r1_handle_*_error) instead of being
+	 * repaired or recorded.
+	 */
+	r1->slots[disk].failfast = test_bit(RD_FAILFAST, &rdev->flags) &&
+				   !(test_bit(R1B_WRITE, &r1->flags) &&
+				     test_bit(RD_WRITE_MOSTLY, &rdev->flags)) &&
+				   r1_working(conf) > 1;
+	if (r1->slots[disk].failfast)
+		bio->bi_opf |= REQ_FAILFAST_DEV;
 	r1->slots[disk].state = R1S_ISSUED;
 	return bio;
 }
@@ -381,7 +393,8 @@ static int read_balance(struct r1conf *conf, struct r1bio *r1)
 	sector_t idle_dist = MD_MAX_SECTOR;
 	int least_pending = INT_MAX;
 	struct md_rdev *rdev;
-	int i;
+	sector_t first_bad;
+	int i, bad_sectors;
 
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++) {
@@ -392,6 +405,10 @@ static int read_balance(struct r1conf *conf, struct r1bio *r1)
 			continue;
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
 		if (!r1_rdev_readable(rdev, sector, r1->sectors))
+			continue;
+		/* a recorded bad block: that mirror's copy is not trusted */
+		if (md_rdev_is_badblock(rdev, sector, r1->sectors,
+					&first_bad, &bad_sectors))
 			continue;
 		if (test_bit(RD_WRITE_MOSTLY, &rdev->flags)) {
 			if (wmostly < 0)
@@ -725,8 +742,12 @@ static void r1_handle_read_error(struct r1conf *conf, struct r1bio *r1)
 	int bad = r1->read_disk;
 	struct md_rdev *rdev = r1->slots[bad].rdev;
 
-	if (!conf->mddev->ro && !test_bit(RD_FAULTY, &rdev->flags))
-		fix_read_error(conf, r1, bad);
+	if (!conf->mddev->ro && !test_bit(RD_FAULTY, &rdev->flags)) {
+		if (test_bit(RD_FAILFAST, &rdev->flags))
+			md_error(conf->mddev, rdev);	/* failfast: no repair */
+		else
+			fix_read_error(conf, r1, bad);
+	}
 	r1_unpin(rdev);
 
 	r1_unqueue(r1);
@@ -738,8 +759,17 @@ static void r1_handle_read_error(struct r1conf *conf, struct r1bio *r1)
 	}
 }
 
+/*
+ * A write failed on some mirrors.  Where the member keeps a bad-block
+ * log with room, the range is recorded there and the member stays (as
+ * in-tree); the request then waits on conf->bb_wait, still pinning
+ * those members, until the superblock write has stored and
+ * acknowledged the entries (r1_bb_wait_done()).  Otherwise the member
+ * is failed.  Runs in the worker.
+ */
 static void r1_handle_write_error(struct r1conf *conf, struct r1bio *r1)
 {
+	bool park = false;
 	int i;
 
 	for (i = 0; i < conf->raid_disks; i++) {
@@ -747,12 +777,73 @@ static void r1_handle_write_error(struct r1conf *conf, struct r1bio *r1)
 
 		if (r1->slots[i].state != R1S_ERR)
 			continue;
+		/* a failfast member is failed, not kept with bad blocks */
+		if (!r1->slots[i].failfast && !test_bit(RD_FAULTY, &rdev->flags) &&
+		    md_rdev_set_badblocks(rdev, r1->sector, r1->sectors)) {
+			set_bit(RD_WRITE_ERROR, &rdev->flags);
+			pr_info_ratelimited("md/raid1:%s: write error on %pg: %u sectors at %llu recorded as bad\n",
+					    mdname(conf->mddev), rdev->bdev,
+					    r1->sectors,
+					    (unsigned long long)r1->sector);
+			r1->slots[i].state = R1S_BADBLOCK;
+			park = true;
+			continue;
+		}
 		md_error(conf->mddev, rdev);
 		r1_unpin(rdev);
+	}
+	if (park) {
+		/* stays counted in nr_queued: it does no IO while it waits */
+		spin_lock_irq(&conf->lock);
+		list_add_tail(&r1->retry, &conf->bb_wait);
+		spin_unlock_irq(&conf->lock);
+		md_wakeup_thread(conf->mddev);
+		return;
 	}
 	r1_unqueue(r1);
 	r1_finish(r1, test_bit(R1B_UPTODATE, &r1->flags) ?
 		  BLK_STS_OK : BLK_STS_IOERR);
+}
+
+/*
+ * Finish the requests on conf->bb_wait whose bad blocks are now
+ * acknowledged (stored with the superblock), or whose member failed
+ * meanwhile.  Runs in the worker, kicked by raid1_daemon() after each
+ * superblock write of the md thread.
+ */
+static void r1_bb_wait_done(struct r1conf *conf)
+{
+	struct r1bio *r1, *tmp;
+	LIST_HEAD(done);
+	int i;
+
+	spin_lock_irq(&conf->lock);
+	list_for_each_entry_safe(r1, tmp, &conf->bb_wait, retry) {
+		bool ready = true;
+
+		for (i = 0; i < conf->raid_disks && ready; i++) {
+			struct md_rdev *rdev = r1->slots[i].rdev;
+
+			if (r1->slots[i].state != R1S_BADBLOCK ||
+			    test_bit(RD_FAULTY, &rdev->flags))
+				continue;
+			ready = md_rdev_badblocks_acked(rdev, r1->sector,
+							r1->sectors);
+		}
+		if (ready)
+			list_move_tail(&r1->retry, &done);
+	}
+	spin_unlock_irq(&conf->lock);
+
+	list_for_each_entry_safe(r1, tmp, &done, retry) {
+		list_del_init(&r1->retry);
+		for (i = 0; i < conf->raid_disks; i++)
+			if (r1->slots[i].state == R1S_BADBLOCK)
+				r1_unpin(r1->slots[i].rdev);
+		r1_unqueue(r1);
+		r1_finish(r1, test_bit(R1B_UPTODATE, &r1->flags) ?
+			  BLK_STS_OK : BLK_STS_IOERR);
+	}
 }
 
 static void r1_sync_step(struct r1sync *rs);
@@ -788,6 +879,7 @@ static void raid1_work(struct work_struct *work)
 			break;
 		cond_resched();
 	}
+	r1_bb_wait_done(conf);
 }
 
 static void raid1_daemon(struct mddev *mddev)
@@ -798,7 +890,8 @@ static void raid1_daemon(struct mddev *mddev)
 	if (!conf)
 		return;
 	spin_lock_irq(&conf->lock);
-	work = !list_empty(&conf->retry) || !list_empty(&conf->sync_retry);
+	work = !list_empty(&conf->retry) || !list_empty(&conf->sync_retry) ||
+	       !list_empty(&conf->bb_wait);
 	spin_unlock_irq(&conf->lock);
 	if (work)
 		r1_kick(conf);
@@ -1612,6 +1705,7 @@ static int raid1_run(struct mddev *mddev)
 	init_waitqueue_head(&conf->wait);
 	INIT_LIST_HEAD(&conf->retry);
 	INIT_LIST_HEAD(&conf->sync_retry);
+	INIT_LIST_HEAD(&conf->bb_wait);
 	INIT_LIST_HEAD(&conf->sync_cache);
 	INIT_WORK(&conf->work, raid1_work);
 

@@ -82,6 +82,12 @@ struct r1conf {
 	struct list_head retry;		/* struct r1bio.retry */
 	struct list_head sync_retry;	/* struct r1sync.retry */
 	/*
+	 * Writes whose failed range was recorded as bad blocks, waiting for
+	 * the superblock write that makes it durable (struct r1bio.retry);
+	 * lock.  Counted in nr_queued like parked retries.
+	 */
+	struct list_head bb_wait;
+	/*
 	 * Finished sync requests kept for reuse while a sync runs, with
 	 * their pages (struct r1sync.retry); conf->lock.  Emptied by
 	 * close_sync() and free.
@@ -110,11 +116,13 @@ enum r1_slot_state {
 	R1S_OK,
 	R1S_ERR,
 	R1S_NOTSUPP,		/* discard/write-zeroes not supported */
+	R1S_BADBLOCK,		/* write failed, recorded as bad blocks */
 };
 
 struct r1slot {
 	struct md_rdev *rdev;	/* pinned (nr_pending) while used */
 	u8 state;		/* enum r1_slot_state */
+	bool failfast;		/* clone sent with REQ_FAILFAST_DEV */
 };
 
 /* r1bio.flags */

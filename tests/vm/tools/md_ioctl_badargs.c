@@ -286,9 +286,10 @@ static int c_fresh_hot_add(void) { return xioctl(fresh_fd, HOT_ADD_DISK, spare_d
  * The second SET_ARRAY_INFO after one that configured the array with a full
  * (0.90-style) description; on in-tree md the first must succeed, and
  * STOP_ARRAY afterwards puts the device back unconfigured.  The fork takes
- * no array descriptions (version-1 superblocks only, a deliberate
- * difference documented in Documentation/architecture.rst): there the first
- * call itself must be refused, with EINVAL, and that errno is the result.
+ * array descriptions only for arrays without superblock (not_persistent,
+ * mdadm --build; a deliberate difference documented in
+ * Documentation/architecture.rst): there the first call itself must be
+ * refused, with EINVAL, and that errno is the result.
  */
 static int c_fresh_set_twice(void)
 {
@@ -358,7 +359,7 @@ static const struct tcase cases[] = {
 	{ "unconfigured md: ADD_NEW_DISK of a nonexistent major:minor", c_fresh_add_nodev, ENXIO, 1, 0 },
 	{ "unconfigured md: ADD_NEW_DISK of a device without superblock", c_fresh_add_blank, EINVAL, 1, 0 },
 	{ "unconfigured md: HOT_ADD_DISK", c_fresh_hot_add, ENODEV, 1, 0 },
-	{ "unconfigured md: SET_ARRAY_INFO twice (fork: 0.90 description refused)",
+	{ "unconfigured md: SET_ARRAY_INFO twice (fork: persistent description refused)",
 	  c_fresh_set_twice, EBUSY, 1, EINVAL },
 };
 
