@@ -69,7 +69,9 @@ preflight() {
 					bad+=("$dev: level $level is not served by this stack")
 				;;
 			*bitmap:*)
-				bad+=("${dev:-md?}: has a write-intent bitmap (not supported yet)") ;;
+				# the internal bitmap is served for raid1 only so far
+				[ "$level" = raid1 ] ||
+					bad+=("${dev:-md?}: has a write-intent bitmap on ${level:-an inactive array} (served for raid1 only)") ;;
 			esac
 		done < "$MDSTAT"
 	fi
