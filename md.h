@@ -198,7 +198,9 @@ struct mddev {
 	/*
 	 * Internal write-intent bitmap (md_bitmap.h): sectors from each
 	 * member's sb_start, 0 for none; both change under reconfig_mutex
-	 * with no array IO in flight, so the IO path reads them unlocked.
+	 * with no array IO in flight, so the IO path reads them unlocked;
+	 * bitmap is also set under the core's sb_mutex and mddev->lock,
+	 * for superblock writes and /proc/mdstat.
 	 */
 	s32 bitmap_offset;
 	struct md_bitmap *bitmap;

@@ -724,6 +724,21 @@ static void bm_set_all(struct md_bitmap *bm)
 	bm->dirty_chunks = bm->chunks;
 }
 
+/*
+ * Set mddev->bitmap.  Readers outside reconfig_mutex: superblock writes
+ * (under sb_mutex) and /proc/mdstat (under mddev->lock); take both.
+ */
+static void bm_publish(struct mddev *mddev, struct md_bitmap *bm)
+{
+	struct md_core *core = to_core(mddev);
+
+	mutex_lock(&core->sb_mutex);
+	spin_lock_irq(&mddev->lock);
+	WRITE_ONCE(mddev->bitmap, bm);
+	spin_unlock_irq(&mddev->lock);
+	mutex_unlock(&core->sb_mutex);
+}
+
 int md_bitmap_create(struct mddev *mddev)
 {
 	struct md_rdev *rdev;
@@ -852,7 +867,7 @@ int md_bitmap_create(struct mddev *mddev)
 	sb->events = cpu_to_le64(mddev->events);
 	sb->sync_size = cpu_to_le64(mddev->dev_sectors);
 
-	WRITE_ONCE(mddev->bitmap, bm);
+	bm_publish(mddev, bm);
 	/* read-only: the first superblock write (going rw) writes it all */
 	bitmap_fill(bm->page_dirty, bm->npages);
 	if (!mddev->ro)
@@ -877,7 +892,7 @@ void md_bitmap_destroy(struct mddev *mddev)
 		return;
 	cancel_delayed_work_sync(&bm->daemon);
 	flush_workqueue(bm->wq);
-	WRITE_ONCE(mddev->bitmap, NULL);
+	bm_publish(mddev, NULL);
 	bm_free(bm);
 }
 
@@ -904,15 +919,11 @@ static ssize_t location_store(struct mddev *mddev, const char *buf,
 	s32 off;
 	int err;
 
-	if (sysfs_streq(buf, "none")) {
+	/* "+8", "-16" or "8" (mdadm writes no sign); "file:..." is refused */
+	if (sysfs_streq(buf, "none"))
 		off = 0;
-	} else if (buf[0] == '+' || buf[0] == '-') {
-		if (kstrtos32(buf, 10, &off) || !off)
-			return -EINVAL;
-	} else {
-		/* "file:..." and anything else: bitmap files are not served */
+	else if (kstrtos32(buf, 10, &off) || !off)
 		return -EINVAL;
-	}
 	err = md_change_bitmap(mddev, off);
 	return err ? err : len;
 }
