@@ -752,7 +752,8 @@ int md_bitmap_create(struct mddev *mddev)
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (mddev->bitmap || !mddev->bitmap_offset)
 		return 0;
-	if (mddev->level != 1) {
+	if (mddev->level != 1 && mddev->level != 4 && mddev->level != 5 &&
+	    mddev->level != 6) {
 		pr_warn("md: %s: internal bitmap not supported for level %d yet\n",
 			mdname(mddev), mddev->level);
 		return -EINVAL;

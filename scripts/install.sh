@@ -68,10 +68,6 @@ preflight() {
 				[ -z "$level" ] || [[ " $SERVED_LEVELS " == *" $level "* ]] ||
 					bad+=("$dev: level $level is not served by this stack")
 				;;
-			*bitmap:*)
-				# the internal bitmap is served for raid1 only so far
-				[ "$level" = raid1 ] ||
-					bad+=("${dev:-md?}: has a write-intent bitmap on ${level:-an inactive array} (served for raid1 only)") ;;
 			esac
 		done < "$MDSTAT"
 	fi

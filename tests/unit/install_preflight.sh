@@ -56,7 +56,7 @@ md0 : active raid1 sdb[1] sda[0]
 
 unused devices: <none>
 M
-case_ "a raid5 bitmap is refused and named" 1 'md1: has a write-intent bitmap on raid5' <<'M'
+case_ "raid1 and raid5 with bitmaps pass" 0 'preflight: no array' <<'M'
 Personalities : [raid1] [raid6] [raid5] [raid4]
 md0 : active raid1 sdb[1] sda[0]
       104791040 blocks super 1.2 [2/2] [UU]
