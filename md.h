@@ -58,6 +58,7 @@ enum md_rdev_flag {
 	RD_READ_ERRORS_SEEN,	/* a read error was corrected on it */
 	RD_FAILFAST,		/* failfast: superblock and sysfs only */
 	RD_WRITE_ERROR,		/* a write failed on it (sysfs "write_error") */
+	RD_BITMAP_READD,	/* former member: only bitmap-dirty chunks stale */
 };
 
 struct md_rdev {
@@ -123,6 +124,7 @@ enum md_sb_flag {
 };
 
 struct md_personality;
+struct md_bitmap;
 
 /* One CPU's share of the foreground IO counts (struct mddev.fg). */
 struct md_fg_count {
@@ -207,6 +209,16 @@ struct mddev {
 	struct md_fg_count __percpu *fg;
 
 	struct kernfs_node *sysfs_state, *sysfs_action, *sysfs_degraded;
+
+	/*
+	 * Internal write-intent bitmap (md_bitmap.h): sectors from each
+	 * member's sb_start, 0 for none; both change under reconfig_mutex
+	 * with no array IO in flight, so the IO path reads them unlocked;
+	 * bitmap is also set under the core's sb_mutex and mddev->lock,
+	 * for superblock writes and /proc/mdstat.
+	 */
+	s32 bitmap_offset;
+	struct md_bitmap *bitmap;
 };
 
 #define MD_MAX_SECTOR	(~(sector_t)0)

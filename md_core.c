@@ -39,6 +39,7 @@
 
 #include "md_core.h"
 #include "md_badblocks.h"
+#include "md_bitmap.h"
 
 #define MD_MAX_UNIT		BIT(MINORBITS)
 #define MD_PROBE_MAX_MINOR	512
@@ -876,6 +877,8 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev,
 		goto drop_rdev;
 
 	if (mddev->pers) {
+		/* the new member gets the bitmap before it can be read */
+		md_bitmap_write_all(mddev);
 		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 		md_update_sb(mddev);
 		set_bit(MDR_NEEDED, &mddev->recovery);
@@ -1159,6 +1162,10 @@ int md_run(struct mddev *mddev)
 	WARN_ON_ONCE(core->suspended);
 
 	mddev->ok_start_degraded = READ_ONCE(start_dirty_degraded);
+	/* before pers->run(): a write may come as soon as it returns */
+	err = md_bitmap_create(mddev);
+	if (err)
+		goto put_module;
 	WRITE_ONCE(mddev->pers, pers);
 	err = pers->run(mddev);
 	if (err) {
@@ -1200,6 +1207,8 @@ free_pers:
 	mddev->private = NULL;
 put_pers:
 	WRITE_ONCE(mddev->pers, NULL);
+	md_bitmap_destroy(mddev);
+put_module:
 	module_put(pers->owner);
 	return err;
 }
@@ -1223,6 +1232,7 @@ static void md_clear(struct mddev *mddev)
 	mddev->utime = 0;
 	mddev->events = 0;
 	mddev->max_disks = 0;
+	mddev->bitmap_offset = 0;
 	mddev->degraded = 0;
 	mddev->ro = 0;
 	mddev->in_sync = 0;
@@ -1254,6 +1264,7 @@ static void md_deactivate(struct mddev *mddev)
 	md_stop_sync(mddev);
 	md_suspend(mddev);
 	del_timer_sync(&mddev->safe_mode_timer);
+	md_bitmap_flush(mddev);
 	if (md_mark_clean(mddev))
 		pr_warn("md: %s: writes in flight at stop, left dirty\n",
 			mdname(mddev));
@@ -1271,6 +1282,7 @@ static void md_deactivate(struct mddev *mddev)
 	spin_unlock_irq(&mddev->lock);
 	pers->free(mddev, priv);
 	module_put(pers->owner);
+	md_bitmap_destroy(mddev);
 
 	rdev_for_each(rdev, mddev) {
 		rdev->raid_disk = -1;
@@ -1433,6 +1445,53 @@ int md_set_raid_disks(struct mddev *mddev, int raid_disks)
 		return err;
 	md_resized(mddev);
 	return 0;
+}
+
+int md_change_bitmap(struct mddev *mddev, s32 offset)
+{
+	int err = 0;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers) {
+		mddev->bitmap_offset = offset;
+		return 0;
+	}
+	if (!offset == !mddev->bitmap)
+		return offset ? -EBUSY : 0;
+	if (mddev->ro)
+		return -EROFS;
+	if (test_bit(MDR_RUNNING, &mddev->recovery))
+		return -EBUSY;
+
+	md_suspend(mddev);
+	if (offset) {
+		mddev->bitmap_offset = offset;
+		err = md_bitmap_create(mddev);
+		if (err)
+			mddev->bitmap_offset = 0;
+	} else {
+		md_bitmap_destroy(mddev);
+		mddev->bitmap_offset = 0;
+	}
+	md_resume(mddev);
+	if (err)
+		return err;
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
+	md_new_event();
+	return 0;
+}
+
+void md_bitmap_waited(struct mddev *mddev, u64 ns)
+{
+	struct md_core *core = to_core(mddev);
+	unsigned long flags;
+
+	spin_lock_irqsave(&mddev->lock, flags);
+	core->bitmap_wait_ns_total += ns;
+	if (ns > core->bitmap_wait_ns_max)
+		core->bitmap_wait_ns_max = ns;
+	spin_unlock_irqrestore(&mddev->lock, flags);
 }
 
 /*
@@ -1808,6 +1867,7 @@ static void md_status_array(struct seq_file *seq, struct mddev *mddev)
 	} else {
 		seq_puts(seq, "\n       ");
 	}
+	md_bitmap_status(seq, mddev);
 	seq_putc(seq, '\n');
 	spin_unlock_irq(&mddev->lock);
 }

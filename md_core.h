@@ -98,6 +98,7 @@ struct md_core {
 	u64 dirty_transitions;
 	u64 write_wait_ns_total, write_wait_ns_max;
 	u64 clean_check_ns_total, clean_check_ns_max;
+	u64 bitmap_wait_ns_total, bitmap_wait_ns_max;	/* md_bitmap_waited() */
 
 	struct kernfs_node *sysfs_completed;
 
@@ -169,6 +170,15 @@ int md_stop(struct mddev *mddev, int mode, struct block_device *bdev);
 int md_set_readonly(struct mddev *mddev, struct block_device *bdev);
 int md_restart_rw(struct mddev *mddev);
 int md_set_raid_disks(struct mddev *mddev, int raid_disks);
+/*
+ * md/bitmap/location: add the internal bitmap mdadm wrote at @offset
+ * sectors from every member's superblock, or remove it (@offset 0),
+ * on a running array (suspended meanwhile); on an inactive array only
+ * record the offset.  reconfig_mutex held.
+ */
+int md_change_bitmap(struct mddev *mddev, s32 offset);
+/* A writer waited @ns for bitmap bits to reach the disk (md/stats/). */
+void md_bitmap_waited(struct mddev *mddev, u64 ns);
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);

@@ -71,6 +71,8 @@ static int md_get_array_info(struct mddev *mddev, void __user *arg)
 	info.state = 0;
 	if (mddev->in_sync)
 		info.state |= 1 << MD_SB_CLEAN;
+	if (mddev->bitmap)
+		info.state |= 1 << MD_SB_BITMAP_PRESENT;
 	info.active_disks = active;
 	info.working_disks = working;
 	info.failed_disks = failed;
@@ -142,7 +144,7 @@ static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 		changes++;
 	if (info->layout != mddev->layout)
 		changes++;
-	if (info->state & (1 << MD_SB_BITMAP_PRESENT))
+	if (!(info->state & (1 << MD_SB_BITMAP_PRESENT)) != !mddev->bitmap)
 		changes++;
 	if (!changes)
 		return 0;
@@ -154,8 +156,15 @@ static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 		return info->size >= 0 ?
 			md_set_dev_sectors(mddev, (sector_t)info->size * 2) :
 			-EINVAL;
-	pr_warn("md: %s: reshape and bitmaps are not supported\n",
-		mdname(mddev));
+	if (!(info->state & (1 << MD_SB_BITMAP_PRESENT)) != !mddev->bitmap) {
+		/* removing is the same as md/bitmap/location "none" */
+		if (mddev->bitmap)
+			return md_change_bitmap(mddev, 0);
+		pr_warn("md: %s: add an internal bitmap through md/bitmap/location\n",
+			mdname(mddev));
+		return -EINVAL;
+	}
+	pr_warn("md: %s: reshape is not supported\n", mdname(mddev));
 	return -EINVAL;
 }
 

@@ -11,7 +11,7 @@
  * each update rewrites only the fields this stack owns inside that
  * image, so whatever mdadm put there that we do not interpret (device
  * UUID, bad block log reservation, name, ctime, reshape fields that are
- * idle) survives byte for byte.  Anything we cannot honour (bitmap,
+ * idle) survives byte for byte.  Anything we cannot honour (
  * reshape, journal, PPL, a non-empty bad block log, unknown feature or
  * padding bits) is refused at load time with a message, never silently
  * dropped.
@@ -46,6 +46,7 @@
 #include "md_super.h"
 #include "md_super_ops.h"
 #include "md_badblocks.h"
+#include "md_bitmap.h"
 
 /* One page is read; a superblock with its roles table must fit in it. */
 #define SB_IO_BYTES		4096
@@ -55,7 +56,9 @@
 
 /* Feature bits this stack understands; everything else is refused. */
 #define SB_FEATURES_OK		(MD_FEATURE_RECOVERY_OFFSET | \
-				 MD_FEATURE_RAID0_LAYOUT)
+				 MD_FEATURE_RAID0_LAYOUT | \
+				 MD_FEATURE_BITMAP_OFFSET | \
+				 MD_FEATURE_RECOVERY_BITMAP)
 /* Feature bits we keep as found when rewriting. */
 #define SB_FEATURES_KEEP	MD_FEATURE_RAID0_LAYOUT
 
@@ -116,8 +119,14 @@ static const char *sb_feature_refusal(u32 features, u32 level)
 {
 	if (features & ~MD_FEATURE_ALL)
 		return "unknown superblock feature bits";
-	if (features & (MD_FEATURE_BITMAP_OFFSET | MD_FEATURE_RECOVERY_BITMAP))
-		return "internal bitmap not supported";
+	/*
+	 * An internal bitmap is md_bitmap.c's; RECOVERY_BITMAP (rebuild
+	 * only dirty chunks above recovery_offset) is read as a full
+	 * rebuild from recovery_offset, which covers more.
+	 */
+	if ((features & MD_FEATURE_RECOVERY_BITMAP) &&
+	    !(features & MD_FEATURE_BITMAP_OFFSET))
+		return "bitmap-based recovery without a bitmap";
 	if (features & (MD_FEATURE_RESHAPE_ACTIVE |
 			MD_FEATURE_RESHAPE_BACKWARDS | MD_FEATURE_NEW_OFFSET))
 		return "reshape in progress, not supported";
@@ -180,6 +189,9 @@ static int sb_validate(struct md_rdev *rdev, struct mdp_superblock_1 *sb,
 		return -EINVAL;
 	}
 	why = sb_feature_refusal(features, le32_to_cpu(sb->level));
+	if (!why && (features & MD_FEATURE_BITMAP_OFFSET) &&
+	    !le32_to_cpu(sb->bitmap_offset))
+		why = "bitmap_offset 0 overlaps the superblock";
 	if (why) {
 		pr_warn("md: %pg: %s (feature_map 0x%x)\n",
 			rdev->bdev, why, features);
@@ -357,6 +369,9 @@ static int sb1_import_array(struct mddev *mddev, struct md_rdev *freshest)
 	mddev->events = le64_to_cpu(sb->events);
 	mddev->resync_offset = le64_to_cpu(sb->resync_offset);
 	mddev->max_disks = max_dev;
+	mddev->bitmap_offset = 0;
+	if (le32_to_cpu(sb->feature_map) & MD_FEATURE_BITMAP_OFFSET)
+		mddev->bitmap_offset = (s32)le32_to_cpu(sb->bitmap_offset);
 	return 0;
 }
 
@@ -388,6 +403,7 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	rdev->recovery_offset = 0;
 	clear_bit(RD_FAULTY, &rdev->flags);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
+	clear_bit(RD_BITMAP_READD, &rdev->flags);
 	assign_bit(RD_WRITE_MOSTLY, &rdev->flags, sb->devflags & WriteMostly1);
 	assign_bit(RD_FAILFAST, &rdev->flags, sb->devflags & FailFast1);
 	atomic_set(&rdev->read_errors, le32_to_cpu(sb->cnt_corrected_read));
@@ -411,6 +427,15 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 		if (events == mddev->events && role_is_slot(role) &&
 		    role < mddev->raid_disks)
 			rdev->saved_raid_disk = role;
+		/*
+		 * With a bitmap, a former member that left no earlier than
+		 * the last clearing misses only chunks whose bits are set.
+		 */
+		if (role_is_slot(role) && role < mddev->raid_disks &&
+		    md_bitmap_readd_ok(mddev, events)) {
+			rdev->saved_raid_disk = role;
+			set_bit(RD_BITMAP_READD, &rdev->flags);
+		}
 		return 0;
 	}
 
@@ -570,6 +595,10 @@ static void sb1_fill(struct mddev *mddev, struct md_rdev *rdev,
 	if (rdev->badblocks.shift >= 0 && READ_ONCE(rdev->badblocks.count)) {
 		features |= MD_FEATURE_BAD_BLOCKS;
 		sb->bblog_shift = 0;
+	}
+	if (mddev->bitmap) {
+		features |= MD_FEATURE_BITMAP_OFFSET;
+		sb->bitmap_offset = cpu_to_le32((u32)mddev->bitmap_offset);
 	}
 	sb->feature_map = cpu_to_le32(features);
 
@@ -862,6 +891,8 @@ repeat:
 	rdev_for_each(rdev, mddev)
 		if (rdev_writable(rdev))
 			ops->fill(mddev, rdev, &st);
+	/* the bitmap's events first: a bitmap behind the array is stale */
+	md_bitmap_update_sb(mddev, st.events);
 
 	new_faulty = false;
 	/*

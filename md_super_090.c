@@ -206,6 +206,7 @@ static int sb090_import_array(struct mddev *mddev, struct md_rdev *freshest)
 	mddev->chunk_sectors = sb->chunk_size >> 9;
 	mddev->raid_disks = sb->raid_disks;
 	mddev->dev_sectors = size;
+	mddev->bitmap_offset = 0;	/* 0.90 bitmaps are refused at load */
 	memcpy(mddev->uuid + 0, &sb->set_uuid0, 4);
 	memcpy(mddev->uuid + 4, &sb->set_uuid1, 4);
 	memcpy(mddev->uuid + 8, &sb->set_uuid2, 4);

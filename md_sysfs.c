@@ -19,6 +19,7 @@
 
 #include "md_core.h"
 #include "md_badblocks.h"
+#include "md_bitmap.h"
 
 #define MD_ATTR_RW(_name, _file) \
 	static struct md_sysfs_entry mda_##_name = \
@@ -849,6 +850,8 @@ MD_STAT(write_wait_total_ns, core->write_wait_ns_total);
 MD_STAT_MAX(write_wait_max_ns, core->write_wait_ns_max);
 MD_STAT(clean_check_total_ns, core->clean_check_ns_total);
 MD_STAT_MAX(clean_check_max_ns, core->clean_check_ns_max);
+MD_STAT(bitmap_wait_total_ns, core->bitmap_wait_ns_total);
+MD_STAT_MAX(bitmap_wait_max_ns, core->bitmap_wait_ns_max);
 
 static ssize_t stat_safe_mode_late_show(struct mddev *mddev, char *page)
 {
@@ -926,6 +929,8 @@ static struct attribute *md_stats_attrs[] = {
 	&md_stat_write_wait_max_ns.attr,
 	&md_stat_clean_check_total_ns.attr,
 	&md_stat_clean_check_max_ns.attr,
+	&md_stat_bitmap_wait_total_ns.attr,
+	&md_stat_bitmap_wait_max_ns.attr,
 	&md_stat_safe_mode_late.attr,
 	&md_stat_writes_pending.attr,
 	&md_stat_wp_closed.attr,
@@ -952,6 +957,7 @@ static const struct attribute_group md_stats_group = {
 static const struct attribute_group *md_groups[] = {
 	&md_default_group,
 	&md_stats_group,
+	&md_bitmap_group,
 	NULL,
 };
 

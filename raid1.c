@@ -59,6 +59,7 @@
 #include <linux/seq_file.h>
 #include "md.h"
 #include "raid1.h"
+#include "md_bitmap.h"
 
 static unsigned int r1_bucket(sector_t sector)
 {
@@ -323,6 +324,13 @@ static void r1_finish(struct r1bio *r1, blk_status_t status)
 	unsigned long start = r1->start;
 	bool wstarted = test_bit(R1B_WSTARTED, &r1->flags);
 
+	/*
+	 * After md_error() on every mirror whose clone failed (the retry
+	 * worker calls us then): the bitmap sees the array degraded
+	 * before this chunk's count can reach 0.
+	 */
+	if (test_bit(R1B_BITMAP, &r1->flags))
+		md_bitmap_endwrite(mddev->bitmap, r1->sector, r1->sectors);
 	mempool_free(r1, conf->r1bio_pool);
 	if (status)
 		master->bi_status = status;
@@ -571,6 +579,12 @@ static void r1_write_request(struct r1conf *conf, struct bio *bio)
 	if (bio_sectors(bio)) {
 		md_write_start(conf->mddev, bio);
 		__set_bit(R1B_WSTARTED, &r1->flags);
+		/* the chunk's bit is on disk before any mirror is written */
+		if (conf->mddev->bitmap) {
+			md_bitmap_startwrite(conf->mddev->bitmap, r1->sector,
+					     r1->sectors);
+			__set_bit(R1B_BITMAP, &r1->flags);
+		}
 	} else {
 		__set_bit(R1B_FLUSH, &r1->flags);
 	}
@@ -1343,6 +1357,37 @@ static void r1_sync_cache_empty(struct r1conf *conf)
 	}
 }
 
+/*
+ * May this sync pass trust the bitmap: a resync after an unclean
+ * shutdown, or a recovery whose every target is a former member that
+ * missed only bitmap-dirty chunks.  Never check/repair, which compare
+ * everything.
+ */
+static bool r1_bitmap_sync(struct mddev *mddev, struct r1conf *conf)
+{
+	struct md_rdev *rdev;
+	bool ok = true;
+	int i;
+
+	switch (r1_sync_mode(mddev)) {
+	case R1M_RESYNC:
+		return true;
+	case R1M_RECOVER:
+		break;
+	default:
+		return false;
+	}
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		rdev = rcu_dereference(conf->mirrors[i].rdev);
+		if (r1_rdev_alive(rdev) && !test_bit(RD_IN_SYNC, &rdev->flags) &&
+		    !test_bit(RD_BITMAP_READD, &rdev->flags))
+			ok = false;
+	}
+	rcu_read_unlock();
+	return ok;
+}
+
 static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 				   sector_t max_sector, bool *skipped)
 {
@@ -1355,6 +1400,11 @@ static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 	if (sector_nr >= max_sector) {
 		*skipped = true;
 		return 0;
+	}
+	if (mddev->bitmap && r1_bitmap_sync(mddev, conf) &&
+	    md_bitmap_chunk_clean(mddev->bitmap, sector_nr, &sectors)) {
+		*skipped = true;
+		return min(sectors, max_sector - sector_nr);
 	}
 	sectors = min3((sector_t)R1_SYNC_SECTORS, max_sector - sector_nr,
 		       r1_to_bucket_end(sector_nr));

@@ -132,6 +132,7 @@ enum r1bio_flag {
 	R1B_FLUSH,		/* empty flush: member errors fail nothing */
 	R1B_UPTODATE,		/* a write reached an In_sync mirror */
 	R1B_ERRORS,		/* a clone failed and needs md_error() */
+	R1B_BITMAP,		/* md_bitmap_startwrite() done: owe endwrite */
 };
 
 /*

@@ -78,6 +78,7 @@
 #include <linux/workqueue.h>
 #include "md.h"
 #include "raid5.h"
+#include "md_bitmap.h"
 
 /* ---- members -------------------------------------------------------- */
 
@@ -180,6 +181,8 @@ static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio)
 	atomic_set(&req->remaining, 1);
 	req->status = BLK_STS_OK;
 	req->write = op_is_write(bio_op(bio));
+	req->bm_lo = 0;
+	req->bm_len = 0;
 	req->start = md_io_start(conf->mddev, bio);
 	return req;
 }
@@ -198,6 +201,9 @@ static void r5_req_put(struct r5req *req)
 	 */
 	if (!atomic_dec_and_test(&req->remaining))
 		return;
+	/* after r5_writes_done() failed any member a piece missed */
+	if (req->bm_len)
+		md_bitmap_endwrite(mddev->bitmap, req->bm_lo, req->bm_len);
 	if (req->status)
 		master->bi_status = req->status;
 	md_io_end(mddev, master, req->start);
@@ -1504,10 +1510,30 @@ static void r5_flush_members(struct r5conf *conf)
 	}
 }
 
+/*
+ * The bitmap counts member sectors (as in-tree): a write to array
+ * sectors [s, e) changes data and parity in the rows it touches, so it
+ * holds the bits of those whole rows, member sectors [*lo, *lo + *len).
+ */
+static void r5_bitmap_rows(struct r5conf *conf, struct bio *bio,
+			   sector_t *lo, sector_t *len)
+{
+	u32 chunk = conf->geo.chunk_sectors;
+	u32 row = chunk * conf->geo.data_disks;
+	sector_t first = bio->bi_iter.bi_sector;
+	sector_t last = bio_end_sector(bio) - 1;
+
+	sector_div(first, row);
+	sector_div(last, row);
+	*lo = first * chunk;
+	*len = (last + 1 - first) * chunk;
+}
+
 static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 {
 	struct r5conf *conf = mddev->private;
 	u32 chunk = conf->geo.chunk_sectors;
+	sector_t bm_lo = 0, bm_len = 0;
 	struct blk_plug plug;
 	struct r5req *req;
 	sector_t s, end;
@@ -1535,8 +1561,15 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 	write = bio_op(bio) == REQ_OP_WRITE;
 	if (write)
 		md_write_start(mddev, bio);
+	/* the bits of every row it touches are on disk before any write */
+	if (write && mddev->bitmap) {
+		r5_bitmap_rows(conf, bio, &bm_lo, &bm_len);
+		md_bitmap_startwrite(mddev->bitmap, bm_lo, bm_len);
+	}
 	r5_enter(conf);
 	req = r5_req_alloc(conf, bio);
+	req->bm_lo = bm_lo;
+	req->bm_len = bm_len;
 
 	s = bio->bi_iter.bi_sector;
 	end = bio_end_sector(bio);
@@ -1581,6 +1614,32 @@ static bool r5_needs_recovery(struct r5conf *conf, sector_t start,
 	return any;
 }
 
+/*
+ * May this pass skip what the bitmap says is clean: a resync, or a
+ * recovery whose every target is a former member that missed only
+ * dirty chunks.  Never check/repair.
+ */
+static bool r5_bitmap_sync(struct mddev *mddev, struct r5conf *conf, int mode)
+{
+	bool ok = true;
+	int i;
+
+	if (mode == R5M_RESYNC)
+		return true;
+	if (mode != R5M_RECOVER)
+		return false;
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = r5_rdev_rcu(conf, i);
+
+		if (r5_rdev_alive(rdev) && !test_bit(RD_IN_SYNC, &rdev->flags) &&
+		    !test_bit(RD_BITMAP_READD, &rdev->flags))
+			ok = false;
+	}
+	rcu_read_unlock();
+	return ok;
+}
+
 static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 				   sector_t max_sector, bool *skipped)
 {
@@ -1600,6 +1659,11 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 		/* a tail smaller than a page holds no data */
 		*skipped = true;
 		return max_sector - sector_nr;
+	}
+	if (mddev->bitmap && r5_bitmap_sync(mddev, conf, mode) &&
+	    md_bitmap_chunk_clean(mddev->bitmap, sector_nr, &len)) {
+		*skipped = true;
+		return min(len, max_sector - sector_nr);
 	}
 	if (mode == R5M_RECOVER) {
 		if (!r5_needs_recovery(conf, start, &next)) {

@@ -62,6 +62,8 @@ struct r5req {
 	blk_status_t status;		/* first error; WRITE_ONCE */
 	unsigned long start;		/* md_io_start() */
 	bool write;
+	/* member sectors whose bitmap bits it holds (bm_len 0: none) */
+	sector_t bm_lo, bm_len;
 };
 
 /*

@@ -68,8 +68,6 @@ preflight() {
 				[ -z "$level" ] || [[ " $SERVED_LEVELS " == *" $level "* ]] ||
 					bad+=("$dev: level $level is not served by this stack")
 				;;
-			*bitmap:*)
-				bad+=("${dev:-md?}: has a write-intent bitmap (not supported yet)") ;;
 			esac
 		done < "$MDSTAT"
 	fi

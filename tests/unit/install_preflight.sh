@@ -26,7 +26,7 @@ case_() {
 }
 
 echo "KTAP version 1"
-echo "1..6"
+echo "1..7"
 case_ "no arrays pass" 0 'preflight: no array' <<'M'
 Personalities :
 unused devices: <none>
@@ -48,11 +48,23 @@ md1 : active raid0 sdb1[1] sda1[0]
 
 unused devices: <none>
 M
-case_ "a bitmap is refused and named" 1 'md0: has a write-intent bitmap' <<'M'
+case_ "a raid1 with a bitmap passes" 0 'preflight: no array' <<'M'
 Personalities : [raid1]
 md0 : active raid1 sdb[1] sda[0]
       104791040 blocks super 1.2 [2/2] [UU]
       bitmap: 1/1 pages [4KB], 65536KB chunk
+
+unused devices: <none>
+M
+case_ "raid1 and raid5 with bitmaps pass" 0 'preflight: no array' <<'M'
+Personalities : [raid1] [raid6] [raid5] [raid4]
+md0 : active raid1 sdb[1] sda[0]
+      104791040 blocks super 1.2 [2/2] [UU]
+      bitmap: 1/1 pages [4KB], 65536KB chunk
+
+md1 : active raid5 sde[3] sdd[1] sdc[0]
+      2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/3] [UUU]
+      bitmap: 0/8 pages [0KB], 65536KB chunk
 
 unused devices: <none>
 M

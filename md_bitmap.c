@@ -1,0 +1,1152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The md internal write-intent bitmap, on disk as in-tree md keeps it.
+ *
+ * Design
+ *
+ * On disk.  Each member carries a copy at sb_start + bitmap_offset
+ * (signed sectors, from the 1.x superblock, which sets
+ * MD_FEATURE_BITMAP_OFFSET): a 256-byte superblock (struct
+ * md_bitmap_sb) followed at byte 256 by one bit per chunk of
+ * chunksize bytes of each member's data area.  Bit n is bit n % 8 of
+ * byte n / 8 (little-endian bit order, set_bit_le()).  We keep the
+ * whole image (superblock included) in pages and write it page by
+ * page; the last page is cut to the logical block size.  Versions 3
+ * and 4 are read (3 is "host-endian", the same bytes on the little-
+ * endian hosts this builds for) and the version found is written back;
+ * any other version, a clustered bitmap, a chunk size that is not a
+ * power of two >= 512, a daemon_sleep of 0, a foreign uuid or a region
+ * that would overlap the data or the superblock is refused with a
+ * kernel-log reason.  A bitmap whose events are behind the array's, or
+ * marked stale, cannot tell what is clean: every bit is set.
+ *
+ * Why it is safe.  A set bit means "the members may differ in this
+ * chunk".  md_bitmap_startwrite() sets the bits of the chunks a write
+ * touches and returns only once every page holding one of them has been
+ * written (FUA) to every member; the personality issues member writes
+ * after that.  So after a crash any chunk that may have a write only on
+ * some members has its bit set on disk, and a resync that visits only
+ * set bits restores consistency.  A bit is cleared only when its
+ * chunk's in-flight count is 0, it stayed 0 for a whole daemon period
+ * (lazy: a chunk being rewritten keeps its bit and pays nothing), and
+ * the array is fully redundant and in sync (not degraded, no resync
+ * pending, no recovery): only then do all members hold the same data
+ * there.  Degraded arrays keep every bit, which is what lets a former
+ * member come back (--re-add) and be rebuilt from the set bits only:
+ * nothing it missed can have been cleared.  events_cleared records the
+ * array's events at each clearing (page 0, written before the pages
+ * whose bits were cleared), so a member older than that is rebuilt in
+ * full.  raid1 ends a write (endwrite) only after md_error() has marked
+ * any member whose clone failed, so a failed write leaves the array
+ * degraded before its count can reach 0.
+ *
+ * Batching.  Setting a bit bumps dirty_seq and stamps the page with it;
+ * a writer needs written_seq to reach the largest stamp of its pages.
+ * The writer is inside the array's submit_bio (a bio it submitted
+ * there would only be queued until it returns), so it kicks flush_work
+ * on a WQ_MEM_RECLAIM workqueue and sleeps on flush_wait.  The work
+ * (io_mutex) writes every dirty page and then publishes the dirty_seq
+ * it read before writing; every writer whose stamp that covers wakes,
+ * so one page write serves every writer that dirtied the page
+ * meanwhile, and a writer arriving during the write re-queues the work
+ * for the next round.
+ * A write to a chunk whose bit is already on disk takes only the
+ * spinlock.  The time writers spend waiting is counted in
+ * md/stats/bitmap_wait_total_ns and bitmap_wait_max_ns.
+ *
+ * Locking.  bm->lock (irq-safe spinlock) protects cnt[], the bits in the
+ * page images, page_dirty[], page_seq[], dirty_seq, dirty_chunks and
+ * the superblock fields in page 0.  io_mutex serialises page writes,
+ * taken under the core's sb_mutex, which keeps the member list and the
+ * members' bdevs stable while pages are written to them;
+ * written_seq is stored under it with smp_store_release() and read with
+ * smp_load_acquire() (the pair: a writer that sees its stamp covered
+ * sees the completed IO).  The daemon is a delayed work item, cancelled
+ * before the bitmap is freed.  Lock order: sb_mutex -> io_mutex ->
+ * bm->lock -> mddev->lock.  Array writes wait for flush_work, which
+ * waits for sb_mutex; superblock writes under sb_mutex never wait for
+ * array writes, so this cannot close a cycle.
+ */
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "md_core.h"
+#include "md_bitmap.h"
+
+#define BM_BITS_PER_PAGE	(PAGE_SIZE * 8)
+#define BM_SB_BITS		(MD_BITMAP_SB_BYTES * 8)
+/* cnt[] flag: the count was 0 at the last daemon pass */
+#define BM_AGED			0x80000000u
+#define BM_COUNT		0x7fffffffu
+
+struct md_bitmap {
+	struct mddev *mddev;
+	s32 offset;			/* sectors from each sb_start */
+	unsigned long chunks;
+	unsigned int chunk_shift;	/* log2 of sectors per chunk */
+	unsigned long daemon_jiffies;
+	unsigned int file_bytes;	/* superblock + bits */
+	unsigned int npages;
+	struct page **pages;		/* the image; page 0 starts with the sb */
+
+	spinlock_t lock;		/* see the file comment */
+	u32 *cnt;			/* per chunk: writes in flight | BM_AGED */
+	unsigned long *page_dirty;	/* pages to write */
+	u64 *page_seq;			/* dirty_seq when a bit was last set */
+	u64 dirty_seq;
+	unsigned long dirty_chunks;	/* bits set */
+	u64 events_cleared;
+	bool cleared;			/* bits cleared: write page 0 first */
+
+	struct mutex io_mutex;		/* one round of page writes at a time */
+	u64 written_seq;		/* io_mutex; acquire/release */
+	bool no_clear;			/* md/bitmap/can_clear "false" */
+
+	/*
+	 * Writers cannot issue the page writes themselves: they run inside
+	 * the array's submit_bio, where bios they submit are only queued
+	 * until they return.  flush_work does it and wakes flush_wait.
+	 */
+	struct workqueue_struct *wq;
+	struct work_struct flush_work;
+	wait_queue_head_t flush_wait;
+
+	struct delayed_work daemon;
+};
+
+static struct md_bitmap_sb *bm_sb(struct md_bitmap *bm)
+{
+	return page_address(bm->pages[0]);
+}
+
+static void bm_bit_pos(unsigned long chunk, unsigned int *page,
+		       unsigned int *bit)
+{
+	unsigned long n = chunk + BM_SB_BITS;
+
+	*page = n / BM_BITS_PER_PAGE;
+	*bit = n % BM_BITS_PER_PAGE;
+}
+
+static bool bm_test(struct md_bitmap *bm, unsigned long chunk)
+{
+	unsigned int p, b;
+
+	bm_bit_pos(chunk, &p, &b);
+	return test_bit_le(b, page_address(bm->pages[p]));
+}
+
+/* ---- member IO ---------------------------------------------------- */
+
+static unsigned int bm_page_bytes(struct md_bitmap *bm, struct md_rdev *rdev,
+				  unsigned int p)
+{
+	unsigned int left = bm->file_bytes - p * PAGE_SIZE;
+
+	if (left >= PAGE_SIZE)
+		return PAGE_SIZE;
+	return round_up(left, bdev_logical_block_size(rdev->bdev));
+}
+
+/* Where the image would lie on @rdev, and whether it overlaps nothing. */
+static bool bm_fits(struct md_bitmap *bm, struct md_rdev *rdev)
+{
+	s64 start = (s64)rdev->sb_start + bm->offset;
+	s64 len = DIV_ROUND_UP(round_up(bm->file_bytes,
+					bdev_logical_block_size(rdev->bdev)),
+			       512);
+	s64 data = rdev->data_offset, data_end = data + rdev->sectors;
+	s64 sb = rdev->sb_start, sb_end = sb + 8;
+
+	if (start < 0 || start + len > (s64)bdev_nr_sectors(rdev->bdev))
+		return false;
+	if (start < data_end && start + len > data)
+		return false;
+	return !(start < sb_end && start + len > sb);
+}
+
+static bool bm_member(struct md_bitmap *bm, struct md_rdev *rdev)
+{
+	return rdev->bdev && rdev->sb_page && rdev->desc_nr >= 0 &&
+	       !test_bit(RD_FAULTY, &rdev->flags) && bm_fits(bm, rdev);
+}
+
+struct bm_batch {
+	atomic_t pending;
+	struct completion done;
+};
+
+struct bm_io {
+	struct bio bio;
+	struct bio_vec bvec;
+	struct md_rdev *rdev;
+	struct bm_batch *batch;
+};
+
+static void bm_io_end(struct bio *bio)
+{
+	struct bm_io *io = container_of(bio, struct bm_io, bio);
+
+	if (atomic_dec_and_test(&io->batch->pending))
+		complete(&io->batch->done);
+}
+
+/* Write page @p to every member, or with @which the pages set in it. */
+static void bm_write_round(struct md_bitmap *bm, struct bm_io *ios,
+			   unsigned int max, unsigned long *which, int p_only)
+{
+	struct mddev *mddev = bm->mddev;
+	struct bm_batch batch;
+	struct md_rdev *rdev;
+	struct blk_plug plug;
+	unsigned int p, n = 0, i;
+
+	atomic_set(&batch.pending, 1);
+	init_completion(&batch.done);
+	blk_start_plug(&plug);
+	rdev_for_each(rdev, mddev) {
+		if (!bm_member(bm, rdev))
+			continue;
+		for (p = 0; p < bm->npages && n < max; p++) {
+			if (p_only >= 0 ? (int)p != p_only : !test_bit(p, which))
+				continue;
+			bio_init(&ios[n].bio, rdev->bdev, &ios[n].bvec, 1,
+				 REQ_OP_WRITE | REQ_SYNC | REQ_FUA | REQ_META);
+			ios[n].bio.bi_iter.bi_sector =
+				rdev->sb_start + bm->offset + p * (PAGE_SIZE >> 9);
+			__bio_add_page(&ios[n].bio, bm->pages[p],
+				       bm_page_bytes(bm, rdev, p), 0);
+			ios[n].bio.bi_end_io = bm_io_end;
+			ios[n].rdev = rdev;
+			ios[n].batch = &batch;
+			atomic_inc(&batch.pending);
+			submit_bio(&ios[n].bio);
+			n++;
+		}
+	}
+	blk_finish_plug(&plug);
+	if (!atomic_dec_and_test(&batch.pending))
+		wait_for_completion_io(&batch.done);
+	for (i = 0; i < n; i++) {
+		if (ios[i].bio.bi_status) {
+			pr_warn("md: %s: %pg: bitmap write failed (%d)\n",
+				mdname(mddev), ios[i].rdev->bdev,
+				blk_status_to_errno(ios[i].bio.bi_status));
+			md_error(mddev, ios[i].rdev);
+		}
+		bio_uninit(&ios[i].bio);
+	}
+}
+
+/* No memory for a parallel round: one page, one member at a time. */
+static void bm_write_serial(struct md_bitmap *bm, unsigned long *which,
+			    int first)
+{
+	struct mddev *mddev = bm->mddev;
+	struct md_rdev *rdev;
+	struct bio_vec bvec;
+	struct bio bio;
+	int p, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (p = 0; p < (int)bm->npages; p++) {
+			if (pass == 0 ? p != first :
+			    (p == first || !test_bit(p, which)))
+				continue;
+			rdev_for_each(rdev, mddev) {
+				if (!bm_member(bm, rdev))
+					continue;
+				bio_init(&bio, rdev->bdev, &bvec, 1,
+					 REQ_OP_WRITE | REQ_SYNC | REQ_FUA |
+					 REQ_META);
+				bio.bi_iter.bi_sector = rdev->sb_start +
+					bm->offset + p * (PAGE_SIZE >> 9);
+				__bio_add_page(&bio, bm->pages[p],
+					       bm_page_bytes(bm, rdev, p), 0);
+				if (submit_bio_wait(&bio)) {
+					pr_warn("md: %s: %pg: bitmap write failed\n",
+						mdname(mddev), rdev->bdev);
+					md_error(mddev, rdev);
+				}
+				bio_uninit(&bio);
+			}
+		}
+	}
+}
+
+/*
+ * Write the pages set in @which to every member, all in parallel; with
+ * @first >= 0 that page goes to every member before the others.
+ * io_mutex held.  Members whose write fails go to md_error().
+ */
+static void bm_write_pages(struct md_bitmap *bm, unsigned long *which,
+			   int first)
+{
+	struct mddev *mddev = bm->mddev;
+	struct md_rdev *rdev;
+	unsigned int max = 0;
+	struct bm_io *ios;
+
+	lockdep_assert_held(&bm->io_mutex);
+	rdev_for_each(rdev, mddev)
+		max++;
+	max *= bm->npages;
+	if (!max)
+		return;
+	ios = kvcalloc(max, sizeof(*ios), GFP_NOIO);
+	if (!ios) {
+		bm_write_serial(bm, which, first);
+		return;
+	}
+	if (first >= 0) {
+		bm_write_round(bm, ios, max, which, first);
+		clear_bit(first, which);
+	}
+	if (!bitmap_empty(which, bm->npages))
+		bm_write_round(bm, ios, max, which, -1);
+	kvfree(ios);
+}
+
+/*
+ * Write every dirty page; then every bit set with a stamp up to the
+ * dirty_seq read here is on disk.  io_mutex held.
+ */
+static void bm_write_dirty(struct md_bitmap *bm)
+{
+	unsigned long *which;
+	unsigned long flags;
+	int first = -1;
+	u64 target;
+
+	/* sb_mutex: the member list and their bdevs stay as they are */
+	lockdep_assert_held(&to_core(bm->mddev)->sb_mutex);
+	lockdep_assert_held(&bm->io_mutex);
+	which = bitmap_zalloc(bm->npages, GFP_NOIO);
+	if (!which)
+		return;
+	spin_lock_irqsave(&bm->lock, flags);
+	target = bm->dirty_seq;
+	bitmap_copy(which, bm->page_dirty, bm->npages);
+	bitmap_zero(bm->page_dirty, bm->npages);
+	if (bm->cleared) {
+		/* events_cleared durable before the cleared bits */
+		bm->cleared = false;
+		bm_sb(bm)->events_cleared = cpu_to_le64(bm->events_cleared);
+		first = 0;
+	}
+	spin_unlock_irqrestore(&bm->lock, flags);
+	if (!bitmap_empty(which, bm->npages) || first == 0)
+		bm_write_pages(bm, which, first);
+	bitmap_free(which);
+	/* pairs with smp_load_acquire() in md_bitmap_startwrite() */
+	smp_store_release(&bm->written_seq, target);
+	wake_up_all(&bm->flush_wait);
+}
+
+/* bm_write_dirty() for callers that hold neither sb_mutex nor io_mutex. */
+static void bm_write_locked(struct md_bitmap *bm)
+{
+	struct md_core *core = to_core(bm->mddev);
+
+	mutex_lock(&core->sb_mutex);
+	mutex_lock(&bm->io_mutex);
+	bm_write_dirty(bm);
+	mutex_unlock(&bm->io_mutex);
+	mutex_unlock(&core->sb_mutex);
+}
+
+/* ---- the write path ------------------------------------------------ */
+
+void md_bitmap_startwrite(struct md_bitmap *bm, sector_t sector,
+			  sector_t sectors)
+{
+	unsigned long c, first, last;
+	unsigned int p, b;
+	u64 need = 0, t0, dt;
+
+	if (!bm || !sectors)
+		return;
+	first = sector >> bm->chunk_shift;
+	last = min_t(unsigned long, (sector + sectors - 1) >> bm->chunk_shift,
+		     bm->chunks - 1);
+	spin_lock_irq(&bm->lock);
+	for (c = first; c <= last; c++) {
+		bm->cnt[c] = (bm->cnt[c] & BM_COUNT) + 1;
+		bm_bit_pos(c, &p, &b);
+		if (!test_bit_le(b, page_address(bm->pages[p]))) {
+			__set_bit_le(b, page_address(bm->pages[p]));
+			bm->dirty_chunks++;
+			__set_bit(p, bm->page_dirty);
+			bm->page_seq[p] = ++bm->dirty_seq;
+		}
+		/* a bit set by another writer may not be on disk yet */
+		need = max(need, bm->page_seq[p]);
+	}
+	spin_unlock_irq(&bm->lock);
+
+	/* pairs with smp_store_release() in bm_write_dirty() */
+	if (smp_load_acquire(&bm->written_seq) >= need)
+		return;
+	t0 = local_clock();
+	queue_work(bm->wq, &bm->flush_work);
+	/* acquire: pairs with the release in bm_write_dirty(), as above */
+	wait_event(bm->flush_wait, smp_load_acquire(&bm->written_seq) >= need);
+	dt = local_clock() - t0;
+	md_bitmap_waited(bm->mddev, dt);
+}
+EXPORT_SYMBOL_GPL(md_bitmap_startwrite);
+
+static void bm_flush_work(struct work_struct *work)
+{
+	struct md_bitmap *bm = container_of(work, struct md_bitmap,
+					    flush_work);
+
+	bm_write_locked(bm);
+}
+
+void md_bitmap_endwrite(struct md_bitmap *bm, sector_t sector,
+			sector_t sectors)
+{
+	unsigned long c, first, last, flags;
+
+	if (!bm || !sectors)
+		return;
+	first = sector >> bm->chunk_shift;
+	last = min_t(unsigned long, (sector + sectors - 1) >> bm->chunk_shift,
+		     bm->chunks - 1);
+	spin_lock_irqsave(&bm->lock, flags);
+	for (c = first; c <= last; c++)
+		if (!WARN_ON_ONCE(!(bm->cnt[c] & BM_COUNT)))
+			bm->cnt[c] = (bm->cnt[c] & BM_COUNT) - 1;
+	spin_unlock_irqrestore(&bm->lock, flags);
+}
+EXPORT_SYMBOL_GPL(md_bitmap_endwrite);
+
+bool md_bitmap_chunk_clean(struct md_bitmap *bm, sector_t sector,
+			   sector_t *sectors)
+{
+	unsigned long c = sector >> bm->chunk_shift;
+	sector_t chunk = (sector_t)1 << bm->chunk_shift;
+	unsigned long flags;
+	bool clean;
+
+	*sectors = chunk - (sector & (chunk - 1));
+	if (c >= bm->chunks)
+		return false;
+	spin_lock_irqsave(&bm->lock, flags);
+	clean = !bm_test(bm, c);
+	spin_unlock_irqrestore(&bm->lock, flags);
+	return clean;
+}
+EXPORT_SYMBOL_GPL(md_bitmap_chunk_clean);
+
+/* ---- lazy clearing ------------------------------------------------- */
+
+/* All members identical wherever no write is in flight?  bm->lock held. */
+static bool bm_may_clear(struct md_bitmap *bm)
+{
+	struct mddev *mddev = bm->mddev;
+
+	/*
+	 * Read under bm->lock: md_error() updated degraded before the
+	 * failed write's endwrite took this lock, so a count we see at 0
+	 * comes with the degraded value that went with it.
+	 */
+	lockdep_assert_held(&bm->lock);
+	return !READ_ONCE(bm->no_clear) &&
+	       !READ_ONCE(mddev->ro) && !READ_ONCE(mddev->degraded) &&
+	       READ_ONCE(mddev->resync_offset) == MD_MAX_SECTOR &&
+	       !test_bit(MDR_RECOVER, &mddev->recovery);
+}
+
+/*
+ * One clearing pass: a bit whose chunk had no write in flight at the
+ * previous pass and still has none is cleared.  @now: clear without
+ * waiting a period (stop).  Returns whether bits remain set.
+ */
+static bool bm_clear_pass(struct md_bitmap *bm, bool now)
+{
+	unsigned long c, flags;
+	unsigned int p, b;
+	bool left = false;
+
+	spin_lock_irqsave(&bm->lock, flags);
+	if (!bm_may_clear(bm)) {
+		left = bm->dirty_chunks;
+		goto unlock;
+	}
+	for (p = 0; p < bm->npages; p++) {
+		void *addr = page_address(bm->pages[p]);
+		unsigned int from = p ? 0 : BM_SB_BITS;
+		unsigned int bits = min_t(unsigned long, BM_BITS_PER_PAGE,
+					  bm->chunks + BM_SB_BITS -
+					  (unsigned long)p * BM_BITS_PER_PAGE);
+
+		for (b = find_next_bit_le(addr, bits, from); b < bits;
+		     b = find_next_bit_le(addr, bits, b + 1)) {
+			c = (unsigned long)p * BM_BITS_PER_PAGE + b - BM_SB_BITS;
+			if (bm->cnt[c] & BM_COUNT) {
+				left = true;
+				continue;
+			}
+			if (!now && !(bm->cnt[c] & BM_AGED)) {
+				bm->cnt[c] |= BM_AGED;
+				left = true;
+				continue;
+			}
+			__clear_bit_le(b, addr);
+			bm->cnt[c] = 0;
+			bm->dirty_chunks--;
+			__set_bit(p, bm->page_dirty);
+			bm->cleared = true;
+		}
+	}
+	if (bm->cleared)
+		bm->events_cleared = READ_ONCE(bm->mddev->events);
+unlock:
+	spin_unlock_irqrestore(&bm->lock, flags);
+	return left;
+}
+
+static void bm_daemon(struct work_struct *work)
+{
+	struct md_bitmap *bm = container_of(to_delayed_work(work),
+					    struct md_bitmap, daemon);
+
+	bm_clear_pass(bm, false);
+	if (!READ_ONCE(bm->mddev->ro))
+		bm_write_locked(bm);
+	schedule_delayed_work(&bm->daemon, bm->daemon_jiffies);
+}
+
+void md_bitmap_flush(struct mddev *mddev)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+
+	if (!bm || mddev->ro)
+		return;
+	bm_clear_pass(bm, true);
+	bm_write_locked(bm);
+}
+
+/* ---- superblock ---------------------------------------------------- */
+
+void md_bitmap_update_sb(struct mddev *mddev, u64 events)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	unsigned long flags;
+
+	if (!bm || mddev->ro)
+		return;
+	/* md_super_write_all() holds sb_mutex */
+	mutex_lock(&bm->io_mutex);
+	spin_lock_irqsave(&bm->lock, flags);
+	bm_sb(bm)->events = cpu_to_le64(events);
+	bm_sb(bm)->sync_size = cpu_to_le64(mddev->dev_sectors);
+	__set_bit(0, bm->page_dirty);
+	spin_unlock_irqrestore(&bm->lock, flags);
+	bm_write_dirty(bm);
+	mutex_unlock(&bm->io_mutex);
+}
+
+void md_bitmap_write_all(struct mddev *mddev)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	unsigned long flags;
+
+	if (!bm || mddev->ro)
+		return;
+	spin_lock_irqsave(&bm->lock, flags);
+	bitmap_fill(bm->page_dirty, bm->npages);
+	spin_unlock_irqrestore(&bm->lock, flags);
+	bm_write_locked(bm);
+}
+
+bool md_bitmap_readd_ok(struct mddev *mddev, u64 events)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	unsigned long flags;
+	bool ok;
+
+	if (!bm)
+		return false;
+	spin_lock_irqsave(&bm->lock, flags);
+	ok = events >= bm->events_cleared && events <= mddev->events;
+	spin_unlock_irqrestore(&bm->lock, flags);
+	return ok;
+}
+
+void md_bitmap_status(struct seq_file *seq, struct mddev *mddev)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	unsigned long per_page = PAGE_SIZE / 2, pages, used;
+
+	if (!bm)
+		return;
+	/*
+	 * As in-tree: "pages" of 16-bit counters, PAGE_SIZE / 2 chunks
+	 * each; a page counts as used while it covers a set bit.  Read
+	 * without bm->lock (mddev->lock is held): a racy count is fine.
+	 */
+	pages = DIV_ROUND_UP(bm->chunks, per_page);
+	used = min(pages, READ_ONCE(bm->dirty_chunks));
+	seq_printf(seq, "bitmap: %lu/%lu pages [%luKB], %lluKB chunk\n",
+		   used, pages, used << (PAGE_SHIFT - 10),
+		   ((u64)1 << bm->chunk_shift) / 2);
+}
+
+/* ---- load ---------------------------------------------------------- */
+
+static int bm_read(struct md_bitmap *bm, struct md_rdev *rdev)
+{
+	struct bio_vec bvec;
+	struct bio bio;
+	unsigned int p;
+	int ret = 0;
+
+	for (p = 0; p < bm->npages && !ret; p++) {
+		bio_init(&bio, rdev->bdev, &bvec, 1, REQ_OP_READ | REQ_META);
+		bio.bi_iter.bi_sector = rdev->sb_start + bm->offset +
+					p * (PAGE_SIZE >> 9);
+		__bio_add_page(&bio, bm->pages[p], bm_page_bytes(bm, rdev, p), 0);
+		ret = submit_bio_wait(&bio);
+		bio_uninit(&bio);
+	}
+	return ret;
+}
+
+/* Check the superblock in page 0; sets the geometry.  0 or -EINVAL. */
+static int bm_validate(struct md_bitmap *bm, struct md_rdev *rdev)
+{
+	struct mddev *mddev = bm->mddev;
+	struct md_bitmap_sb *sb = bm_sb(bm);
+	u32 version = le32_to_cpu(sb->version);
+	u32 chunk = le32_to_cpu(sb->chunksize);
+	u32 sleep = le32_to_cpu(sb->daemon_sleep);
+	const char *why = NULL;
+
+	if (le32_to_cpu(sb->magic) != MD_BITMAP_MAGIC)
+		why = "bad bitmap magic";
+	else if (version == 5)
+		why = "clustered bitmap (version 5) not supported";
+	else if (version < 3 || version > 4)
+		why = "unsupported bitmap version";
+	else if (le32_to_cpu(sb->nodes))
+		why = "clustered bitmap (nodes set) not supported";
+	else if (chunk < 512 || !is_power_of_2(chunk))
+		why = "bitmap chunksize invalid";
+	else if (sleep < 1 || sleep > 86400)
+		why = "bitmap daemon_sleep out of range";
+	else if (memcmp(sb->uuid, mddev->uuid, sizeof(sb->uuid)))
+		why = "bitmap uuid does not match the array";
+	if (why) {
+		pr_warn("md: %s: %pg: %s (magic 0x%08x version %u chunksize %u daemon_sleep %u)\n",
+			mdname(mddev), rdev->bdev, why, le32_to_cpu(sb->magic),
+			version, chunk, sleep);
+		return -EINVAL;
+	}
+	bm->chunk_shift = ilog2(chunk >> 9);
+	bm->daemon_jiffies = (unsigned long)sleep * HZ;
+	return 0;
+}
+
+/* An in-sync member holding the array's events: it has the newest copy. */
+static struct md_rdev *bm_source(struct mddev *mddev, bool fresh)
+{
+	struct md_rdev *rdev;
+
+	rdev_for_each(rdev, mddev)
+		if (rdev->raid_disk >= 0 && test_bit(RD_IN_SYNC, &rdev->flags) &&
+		    !test_bit(RD_FAULTY, &rdev->flags) &&
+		    (!fresh || rdev->sb_events == mddev->events))
+			return rdev;
+	return NULL;
+}
+
+static int bm_alloc_pages(struct md_bitmap *bm)
+{
+	unsigned int p;
+
+	bm->pages = kcalloc(bm->npages, sizeof(*bm->pages), GFP_KERNEL);
+	if (!bm->pages)
+		return -ENOMEM;
+	for (p = 0; p < bm->npages; p++) {
+		bm->pages[p] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!bm->pages[p])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void bm_free(struct md_bitmap *bm)
+{
+	unsigned int p;
+
+	if (bm->pages)
+		for (p = 0; p < bm->npages; p++)
+			if (bm->pages[p])
+				__free_page(bm->pages[p]);
+	kfree(bm->pages);
+	kvfree(bm->cnt);
+	bitmap_free(bm->page_dirty);
+	kfree(bm->page_seq);
+	if (bm->wq)
+		destroy_workqueue(bm->wq);
+	kfree(bm);
+}
+
+/* Count the set bits and clear any beyond the last chunk. */
+static void bm_count_bits(struct md_bitmap *bm)
+{
+	unsigned long c;
+
+	bm->dirty_chunks = 0;
+	for (c = 0; c < bm->chunks; c++)
+		if (bm_test(bm, c))
+			bm->dirty_chunks++;
+}
+
+static void bm_set_all(struct md_bitmap *bm)
+{
+	unsigned long c;
+	unsigned int p, b;
+
+	for (c = 0; c < bm->chunks; c++) {
+		bm_bit_pos(c, &p, &b);
+		__set_bit_le(b, page_address(bm->pages[p]));
+	}
+	bm->dirty_chunks = bm->chunks;
+}
+
+/*
+ * Set mddev->bitmap.  Readers outside reconfig_mutex: superblock writes
+ * (under sb_mutex) and /proc/mdstat (under mddev->lock); take both.
+ */
+static void bm_publish(struct mddev *mddev, struct md_bitmap *bm)
+{
+	struct md_core *core = to_core(mddev);
+
+	mutex_lock(&core->sb_mutex);
+	spin_lock_irq(&mddev->lock);
+	WRITE_ONCE(mddev->bitmap, bm);
+	spin_unlock_irq(&mddev->lock);
+	mutex_unlock(&core->sb_mutex);
+}
+
+int md_bitmap_create(struct mddev *mddev)
+{
+	struct md_rdev *rdev;
+	struct md_bitmap_sb *sb;
+	struct md_bitmap *bm;
+	struct page *probe;
+	u32 state, chunk, sleep;
+	u64 events;
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->bitmap || !mddev->bitmap_offset)
+		return 0;
+	if (mddev->level != 1 && mddev->level != 4 && mddev->level != 5 &&
+	    mddev->level != 6) {
+		pr_warn("md: %s: internal bitmap not supported for level %d yet\n",
+			mdname(mddev), mddev->level);
+		return -EINVAL;
+	}
+	rdev = bm_source(mddev, true);
+	if (!rdev)
+		rdev = bm_source(mddev, false);
+	if (!rdev) {
+		pr_warn("md: %s: no in-sync member to read the bitmap from\n",
+			mdname(mddev));
+		return -EINVAL;
+	}
+
+	bm = kzalloc(sizeof(*bm), GFP_KERNEL);
+	if (!bm)
+		return -ENOMEM;
+	bm->mddev = mddev;
+	bm->offset = mddev->bitmap_offset;
+	spin_lock_init(&bm->lock);
+	mutex_init(&bm->io_mutex);
+	INIT_DELAYED_WORK(&bm->daemon, bm_daemon);
+	INIT_WORK(&bm->flush_work, bm_flush_work);
+	init_waitqueue_head(&bm->flush_wait);
+	bm->wq = alloc_workqueue("%s_bitmap", WQ_MEM_RECLAIM, 1,
+				 mdname(mddev));
+	if (!bm->wq) {
+		kfree(bm);
+		return -ENOMEM;
+	}
+
+	/* the superblock first: it tells the geometry */
+	bm->npages = 1;
+	bm->file_bytes = MD_BITMAP_SB_BYTES;
+	err = -EINVAL;
+	if (!bm_fits(bm, rdev)) {
+		pr_warn("md: %s: %pg: bitmap offset %d overlaps the data or superblock\n",
+			mdname(mddev), rdev->bdev, bm->offset);
+		goto free_bm;
+	}
+	probe = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	err = -ENOMEM;
+	if (!probe)
+		goto free_bm;
+	bm->pages = &probe;
+	err = bm_read(bm, rdev);
+	if (!err)
+		err = bm_validate(bm, rdev);
+	else
+		pr_warn("md: %s: %pg: cannot read the bitmap (%d)\n",
+			mdname(mddev), rdev->bdev, err);
+	bm->pages = NULL;
+	if (err) {
+		__free_page(probe);
+		goto free_bm;
+	}
+
+	bm->chunks = DIV_ROUND_UP_SECTOR_T(mddev->dev_sectors,
+					   (sector_t)1 << bm->chunk_shift);
+	bm->file_bytes = MD_BITMAP_SB_BYTES + DIV_ROUND_UP(bm->chunks, 8);
+	bm->npages = DIV_ROUND_UP(bm->file_bytes, PAGE_SIZE);
+	if (!bm_fits(bm, rdev)) {
+		pr_warn("md: %s: %pg: bitmap of %u bytes at offset %d overlaps the data or superblock\n",
+			mdname(mddev), rdev->bdev, bm->file_bytes, bm->offset);
+		__free_page(probe);
+		err = -EINVAL;
+		goto free_bm;
+	}
+	err = bm_alloc_pages(bm);
+	if (err) {
+		__free_page(probe);
+		goto free_bm;
+	}
+	__free_page(probe);
+	err = bm_read(bm, rdev);
+	if (err) {
+		pr_warn("md: %s: %pg: cannot read the bitmap (%d)\n",
+			mdname(mddev), rdev->bdev, err);
+		goto free_bm;
+	}
+	sb = bm_sb(bm);
+	/* the re-read superblock must be the one just checked */
+	err = bm_validate(bm, rdev);
+	if (err)
+		goto free_bm;
+
+	err = -ENOMEM;
+	bm->cnt = kvcalloc(bm->chunks, sizeof(*bm->cnt), GFP_KERNEL);
+	bm->page_dirty = bitmap_zalloc(bm->npages, GFP_KERNEL);
+	bm->page_seq = kcalloc(bm->npages, sizeof(*bm->page_seq), GFP_KERNEL);
+	if (!bm->cnt || !bm->page_dirty || !bm->page_seq)
+		goto free_bm;
+
+	/* bits past the last chunk are kept as found and never tested */
+	bm_count_bits(bm);
+	events = le64_to_cpu(sb->events);
+	state = le32_to_cpu(sb->state);
+	chunk = le32_to_cpu(sb->chunksize);
+	sleep = le32_to_cpu(sb->daemon_sleep);
+	bm->events_cleared = le64_to_cpu(sb->events_cleared);
+	if (events < mddev->events ||
+	    (state & (BIT(MD_BITMAP_STATE_STALE) |
+		      BIT(MD_BITMAP_STATE_WRITE_ERROR)))) {
+		pr_warn("md: %s: bitmap is out of date (events %llu < %llu or stale): every chunk marked dirty\n",
+			mdname(mddev), events, mddev->events);
+		bm_set_all(bm);
+		bm->events_cleared = mddev->events;
+		sb->events_cleared = cpu_to_le64(bm->events_cleared);
+		state &= ~(BIT(MD_BITMAP_STATE_STALE) |
+			   BIT(MD_BITMAP_STATE_WRITE_ERROR));
+		sb->state = cpu_to_le32(state);
+	}
+	sb->events = cpu_to_le64(mddev->events);
+	sb->sync_size = cpu_to_le64(mddev->dev_sectors);
+
+	bm_publish(mddev, bm);
+	/* read-only: the first superblock write (going rw) writes it all */
+	bitmap_fill(bm->page_dirty, bm->npages);
+	if (!mddev->ro)
+		md_bitmap_write_all(mddev);
+	schedule_delayed_work(&bm->daemon, bm->daemon_jiffies);
+	pr_info("md: %s: internal bitmap: %lu chunks of %u KiB, %lu dirty, daemon_sleep %u s\n",
+		mdname(mddev), bm->chunks, chunk >> 10, bm->dirty_chunks,
+		sleep);
+	return 0;
+
+free_bm:
+	bm_free(bm);
+	return err;
+}
+
+void md_bitmap_destroy(struct mddev *mddev)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!bm)
+		return;
+	cancel_delayed_work_sync(&bm->daemon);
+	flush_workqueue(bm->wq);
+	bm_publish(mddev, NULL);
+	bm_free(bm);
+}
+
+/* ---- md/bitmap/ ----------------------------------------------------- */
+
+/*
+ * The files exist for every array, as in-tree's do.  Stores run under
+ * reconfig_mutex, which also keeps mddev->bitmap from changing; the
+ * fields they change are read by the daemon and the status line with
+ * READ_ONCE (bm->daemon_jiffies) or under bm->lock (the superblock).
+ */
+static ssize_t location_show(struct mddev *mddev, char *page)
+{
+	s32 off = READ_ONCE(mddev->bitmap_offset);
+
+	if (!READ_ONCE(mddev->bitmap) && (!off || READ_ONCE(mddev->pers)))
+		return sysfs_emit(page, "none\n");
+	return sysfs_emit(page, "%+d\n", off);
+}
+
+static ssize_t location_store(struct mddev *mddev, const char *buf,
+			      size_t len)
+{
+	s32 off;
+	int err;
+
+	/* "+8", "-16" or "8" (mdadm writes no sign); "file:..." is refused */
+	if (sysfs_streq(buf, "none"))
+		off = 0;
+	else if (kstrtos32(buf, 10, &off) || !off)
+		return -EINVAL;
+	err = md_change_bitmap(mddev, off);
+	return err ? err : len;
+}
+
+static struct md_sysfs_entry bm_location =
+	__ATTR(location, 0644, location_show, location_store);
+
+/*
+ * A 32-bit field of the bitmap superblock (0 without a bitmap).  Shows
+ * run without reconfig_mutex: take it so the bitmap cannot go away.
+ */
+static u32 bm_sb_u32(struct mddev *mddev,
+		     const __le32 *(*field)(struct md_bitmap_sb *))
+{
+	struct md_bitmap *bm;
+	unsigned long flags;
+	u32 v = 0;
+
+	if (mddev_lock(mddev))
+		return 0;
+	bm = mddev->bitmap;
+	if (bm) {
+		spin_lock_irqsave(&bm->lock, flags);
+		v = le32_to_cpu(*field(bm_sb(bm)));
+		spin_unlock_irqrestore(&bm->lock, flags);
+	}
+	mddev_unlock(mddev);
+	return v;
+}
+
+static const __le32 *sb_chunksize(struct md_bitmap_sb *sb)
+{
+	return &sb->chunksize;
+}
+
+static const __le32 *sb_daemon_sleep(struct md_bitmap_sb *sb)
+{
+	return &sb->daemon_sleep;
+}
+
+static const __le32 *sb_write_behind(struct md_bitmap_sb *sb)
+{
+	return &sb->write_behind;
+}
+
+/* Set a superblock field and write page 0 (reconfig_mutex held). */
+static void bm_sb_set(struct mddev *mddev, __le32 *field, u32 v)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	unsigned long flags;
+
+	spin_lock_irqsave(&bm->lock, flags);
+	*field = cpu_to_le32(v);
+	__set_bit(0, bm->page_dirty);
+	spin_unlock_irqrestore(&bm->lock, flags);
+	if (!mddev->ro)
+		bm_write_locked(bm);
+}
+
+static ssize_t chunksize_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%u\n", bm_sb_u32(mddev, sb_chunksize));
+}
+
+/*
+ * The chunk size is mdadm's choice when it writes the bitmap; a bitmap
+ * in use cannot change it (-EBUSY), and without one there is nothing
+ * to set here (this stack does not create bitmaps itself): a valid
+ * value is refused with -EBUSY, nonsense with -EINVAL.
+ */
+static ssize_t chunksize_store(struct mddev *mddev, const char *buf,
+			       size_t len)
+{
+	u32 v;
+
+	if (kstrtou32(buf, 10, &v) || v < 512 || !is_power_of_2(v))
+		return -EINVAL;
+	return -EBUSY;
+}
+
+static struct md_sysfs_entry bm_chunksize =
+	__ATTR(chunksize, 0644, chunksize_show, chunksize_store);
+
+static ssize_t time_base_show(struct mddev *mddev, char *page)
+{
+	u32 v = bm_sb_u32(mddev, sb_daemon_sleep);
+
+	return sysfs_emit(page, "%u\n", v ? v : 5);
+}
+
+/* Seconds between clearing passes, 1..86400, kept in the superblock. */
+static ssize_t time_base_store(struct mddev *mddev, const char *buf,
+			       size_t len)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	u32 v;
+
+	if (kstrtou32(buf, 10, &v) || v < 1 || v > 86400)
+		return -EINVAL;
+	if (!bm)
+		return -ENOENT;
+	WRITE_ONCE(bm->daemon_jiffies, (unsigned long)v * HZ);
+	bm_sb_set(mddev, &bm_sb(bm)->daemon_sleep, v);
+	mod_delayed_work(system_wq, &bm->daemon, (unsigned long)v * HZ);
+	return len;
+}
+
+static struct md_sysfs_entry bm_time_base =
+	__ATTR(time_base, 0644, time_base_show, time_base_store);
+
+static ssize_t backlog_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%u\n", bm_sb_u32(mddev, sb_write_behind));
+}
+
+/*
+ * Write-behind depth, 0..16383 as in-tree: recorded in the superblock
+ * for in-tree md; this stack writes every mirror synchronously.
+ */
+static ssize_t backlog_store(struct mddev *mddev, const char *buf,
+			     size_t len)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	u32 v;
+
+	if (kstrtou32(buf, 10, &v) || v > 16383)
+		return -EINVAL;
+	if (!bm)
+		return -ENOENT;
+	bm_sb_set(mddev, &bm_sb(bm)->write_behind, v);
+	return len;
+}
+
+static struct md_sysfs_entry bm_backlog =
+	__ATTR(backlog, 0644, backlog_show, backlog_store);
+
+static ssize_t metadata_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "internal\n");
+}
+
+/* Only "internal" is served; "external" and "clustered" are refused. */
+static ssize_t metadata_store(struct mddev *mddev, const char *buf,
+			      size_t len)
+{
+	return sysfs_streq(buf, "internal") ? len : -EINVAL;
+}
+
+static struct md_sysfs_entry bm_metadata =
+	__ATTR(metadata, 0644, metadata_show, metadata_store);
+
+static ssize_t can_clear_show(struct mddev *mddev, char *page)
+{
+	struct md_bitmap *bm;
+	ssize_t ret;
+
+	ret = mddev_lock(mddev);
+	if (ret)
+		return ret;
+	bm = mddev->bitmap;
+	if (!bm)
+		ret = sysfs_emit(page, "\n");
+	else
+		ret = sysfs_emit(page, "%s\n",
+				 READ_ONCE(bm->no_clear) ? "false" : "true");
+	mddev_unlock(mddev);
+	return ret;
+}
+
+/*
+ * "false": keep every bit (e.g. while a member is being replaced
+ * outside md); "true": clear again when the array allows it.
+ */
+static ssize_t can_clear_store(struct mddev *mddev, const char *buf,
+			       size_t len)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	bool v;
+
+	if (sysfs_streq(buf, "false"))
+		v = true;
+	else if (sysfs_streq(buf, "true"))
+		v = false;
+	else
+		return -EINVAL;
+	if (!bm)
+		return -ENOENT;
+	WRITE_ONCE(bm->no_clear, v);
+	return len;
+}
+
+static struct md_sysfs_entry bm_can_clear =
+	__ATTR(can_clear, 0644, can_clear_show, can_clear_store);
+
+/* No write-behind here: never any backlog; any write resets (to 0). */
+static ssize_t max_backlog_used_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "0\n");
+}
+
+static ssize_t max_backlog_used_store(struct mddev *mddev, const char *buf,
+				      size_t len)
+{
+	return len;
+}
+
+static struct md_sysfs_entry bm_max_backlog_used =
+	__ATTR(max_backlog_used, 0644, max_backlog_used_show,
+	       max_backlog_used_store);
+
+static struct attribute *md_bitmap_attrs[] = {
+	&bm_location.attr,
+	&bm_chunksize.attr,
+	&bm_time_base.attr,
+	&bm_backlog.attr,
+	&bm_metadata.attr,
+	&bm_can_clear.attr,
+	&bm_max_backlog_used.attr,
+	NULL,
+};
+
+const struct attribute_group md_bitmap_group = {
+	.name = "bitmap",
+	.attrs = md_bitmap_attrs,
+};

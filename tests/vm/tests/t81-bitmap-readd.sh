@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# TIMEOUT: 900
+#
+# --re-add with an internal bitmap (issue 14, acceptance 4 and 2).
+#
+# raid1 over two dm-linear members (over RAM disks, so the block layer
+# counts the sectors written to each), 4 MiB bitmap chunks, 96 MiB of
+# data: fio writes and verifies, the bits clear, m1 is failed and
+# removed, 1 MiB is written at 40 MiB (one chunk), m1 is re-added.  The
+# recovery must write at most a few chunks to m1 (sectors counted from
+# /sys/block/dm-N/stat), far below the array size, and "check" must find
+# mismatch_cnt 0 with every byte readable as written.
+#
+# Three ways: all on $IMPL; the failure and the write on the partner
+# (in-tree md), then the array stopped and assembled degraded by $IMPL,
+# which re-adds (it must trust the partner's bits); and the reverse.
+. /harness/lib.sh
+
+MD=/dev/md0
+impl=${IMPL:?}
+partner=intree
+export DM_DISABLE_UDEV=1
+CHUNK_SECTORS=8192
+
+use_impl() {
+	unload_impl || return 1
+	load_impl "$1" && impl_check "$1"
+}
+
+dirty() {
+	echo 3 > /proc/sys/vm/drop_caches
+	mdadm --examine-bitmap "$1" |
+		sed -n 's/.*bits (chunks), \([0-9]*\) dirty.*/\1/p'
+}
+
+wait_clean_bits() {
+	_i=0
+	while [ $_i -lt 40 ]; do
+		[ "$(dirty /dev/mapper/m0)" = 0 ] && return 0
+		sleep 1
+		_i=$((_i + 1))
+	done
+	mdadm --examine-bitmap /dev/mapper/m0
+	return 1
+}
+
+written() { awk '{ print $7 }' "/sys/block/$(dm_kname m1)/stat"; }
+
+# readd FAIL_IMPL READD_IMPL
+readd() {
+	use_impl "$1" || return 1
+	mdadm --zero-superblock /dev/mapper/m0 /dev/mapper/m1 2>/dev/null
+	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
+		--bitmap=internal --bitmap-chunk=4M --size=98304 \
+		/dev/mapper/m0 /dev/mapper/m1 || return 1
+	wait_resync md0 300 || return 1
+	fio_write_verify $MD 32M > /tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; return 1; }
+	wait_clean_bits || return 1
+	mdadm $MD --fail /dev/mapper/m1 && mdadm $MD --remove /dev/mapper/m1 ||
+		return 1
+	dd if=/dev/urandom of=/tmp/blob bs=1M count=1 2>/dev/null
+	dd if=/tmp/blob of=$MD bs=1M seek=40 count=1 oflag=direct 2>/dev/null ||
+		return 1
+	echo "dirty chunks while degraded: $(dirty /dev/mapper/m0)"
+	if [ "$2" != "$1" ]; then
+		mdadm --stop $MD || return 1
+		use_impl "$2" || return 1
+		mdadm --assemble --run $MD /dev/mapper/m0 || return 1
+	fi
+	_w0=$(written)
+	mdadm $MD --re-add /dev/mapper/m1 || return 1
+	sleep 1
+	wait_resync md0 300 || return 1
+	_w1=$(written)
+	_d=$(cat /sys/block/md0/md/degraded)
+	echo "sectors written to m1 by the re-add: $((_w1 - _w0)) (degraded $_d, array $((98304 * 2)))"
+	[ "$_d" = 0 ] || return 1
+	# the dirty chunk (2048 sectors of it at least), at most 3 chunks
+	[ $((_w1 - _w0)) -ge 2048 ] || return 1
+	[ $((_w1 - _w0)) -le $((3 * CHUNK_SECTORS)) ] || return 1
+	md_check_clean md0 300 || return 1
+	dd if=$MD of=/tmp/back bs=1M skip=40 count=1 iflag=direct 2>/dev/null &&
+		cmp /tmp/blob /tmp/back || return 1
+	fio_verify_only $MD 32M > /tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; return 1; }
+	mdadm --stop $MD
+}
+
+ktap_plan 6
+ktap_diag "implementation under test: $impl, partner: $partner"
+ktap_check "brd: two 128 MiB RAM disks" brd_setup 2 131072
+ktap_check "dm-linear members m0, m1" sh -c \
+	'modprobe dm-mod && SZ=$(blockdev --getsz /dev/ram0) &&
+	 dmsetup create m0 --table "0 $SZ linear /dev/ram0 0" &&
+	 dmsetup create m1 --table "0 $SZ linear /dev/ram1 0"'
+ktap_check "$impl: fail, remove, write 1 MiB, re-add: only the dirty chunk" \
+	readd "$impl" "$impl"
+ktap_check "$partner fails and writes, $impl re-adds from its bits" \
+	readd $partner "$impl"
+ktap_check "$impl fails and writes, $partner re-adds from its bits" \
+	readd "$impl" $partner
+
+md_stop_all
+dmsetup remove m1 2>/dev/null
+dmsetup remove m0 2>/dev/null
+ktap_check "back to $impl" use_impl "$impl"
+brd_teardown
+ktap_finish
