@@ -67,12 +67,20 @@ static inline void *wp_sim_alloc_percpu(size_t size)
 #define per_cpu_ptr(p, cpu) \
 	((typeof(p))((char *)(p) + (size_t)(cpu) * WP_SIM_LINE))
 
-/* one test thread: a plain read-modify-write, as the kernel's this_cpu op */
+/*
+ * The slots are unsigned longs.  One test thread: a plain read-modify-
+ * write, as the kernel's this_cpu op is on its own CPU.
+ */
+static inline void wp_sim_add(unsigned long *slots, long v)
+{
+	unsigned long *p = (unsigned long *)((char *)slots +
+					     wp_user_cpu * WP_SIM_LINE);
+
+	WRITE_ONCE(*p, READ_ONCE(*p) + v);
+}
+
 #undef this_cpu_add
-#define this_cpu_add(pcp, v) do {					\
-	typeof(&(pcp)) __p = per_cpu_ptr(&(pcp), wp_user_cpu);		\
-	WRITE_ONCE(*__p, READ_ONCE(*__p) + (v));			\
-} while (0)
+#define this_cpu_add(pcp, v)	wp_sim_add(&(pcp), (v))
 #undef this_cpu_inc
 #define this_cpu_inc(pcp)	this_cpu_add(pcp, 1)
 #undef this_cpu_dec
