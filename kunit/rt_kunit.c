@@ -24,7 +24,7 @@
 /* the running case: set and cleared around each case (test thread only) */
 static struct kunit *rt_kunit_test;
 
-#define RT_NOTE(fmt, ...)	kunit_info(rt_kunit_test, fmt "\n", ##__VA_ARGS__)
+#define RT_NOTE(fmt, ...)	kunit_info(rt_kunit_test, fmt, ##__VA_ARGS__)
 #define rt_alloc(size)		kvmalloc((size), GFP_KERNEL)
 #define rt_free(p)		kvfree(p)
 #define rt_realloc(p, old, new)	kvrealloc((p), (old), (new), GFP_KERNEL)
@@ -52,7 +52,8 @@ static void rt_kunit_##name(struct kunit *test)				\
 
 RT_SCENARIOS(RT_KUNIT_FN)
 
-#define RT_KUNIT_CASE(name, fn)	KUNIT_CASE(rt_kunit_##name),
+/* named as in the user-space front end */
+#define RT_KUNIT_CASE(name, fn)	{ .run_case = rt_kunit_##name, .name = #name },
 static struct kunit_case rt_kunit_cases[] = {
 	RT_SCENARIOS(RT_KUNIT_CASE)
 	{}

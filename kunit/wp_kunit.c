@@ -55,7 +55,8 @@ static void wp_kunit_##name(struct kunit *test)				\
 
 WP_SCENARIOS(WP_KUNIT_FN)
 
-#define WP_KUNIT_CASE(name, fn)	KUNIT_CASE(wp_kunit_##name),
+/* named as in the user-space front end */
+#define WP_KUNIT_CASE(name, fn)	{ .run_case = wp_kunit_##name, .name = #name },
 static struct kunit_case wp_kunit_cases[] = {
 	WP_SCENARIOS(WP_KUNIT_CASE)
 	{}

@@ -161,7 +161,8 @@ build_initrd() {
 		mkdir -p "$ov/harness/kunit"
 		cp "$VM_KUNIT_DIR"/*.ko "$ov/harness/kunit/" || die "no .ko files in VM_KUNIT_DIR=$VM_KUNIT_DIR"
 	fi
-	printf '%s\n' "$GUEST_CONF" "TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-1}" > "$ov/harness/config"
+	printf '%s\n' "$GUEST_CONF" "TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-1}" \
+		"KMEMLEAK_SCAN=${VM_KMEMLEAK_SCAN:-each}" > "$ov/harness/config"
 	(cd "$ov" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$out.overlay"
 	cat "$BASE" "$out.overlay" > "$out"
 	rm -rf "$ov" "$out.overlay"

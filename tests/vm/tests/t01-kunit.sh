@@ -37,8 +37,8 @@ run_suite() {
 	cat "$_res" > "/tmp/kunit.$_suite"
 	rmmod "$_mod" || { echo "rmmod $_mod failed"; return 1; }
 	cat "/tmp/kunit.$_suite"
-	echo "cases: $(grep -c '^        ok ' "/tmp/kunit.$_suite") ok," \
-		"$(grep -c '^        not ok ' "/tmp/kunit.$_suite") not ok"
+	echo "cases: $(grep -cE '^ +ok ' "/tmp/kunit.$_suite") ok," \
+		"$(grep -cE '^ +not ok ' "/tmp/kunit.$_suite") not ok"
 	tail -n1 "/tmp/kunit.$_suite" | grep -q "^ok 1 $_suite\$"
 }
 
