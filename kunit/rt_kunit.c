@@ -53,7 +53,7 @@ static void rt_kunit_##name(struct kunit *test)				\
 RT_SCENARIOS(RT_KUNIT_FN)
 
 /* named as in the user-space front end */
-#define RT_KUNIT_CASE(name, fn)	{ .run_case = rt_kunit_##name, .name = #name },
+#define RT_KUNIT_CASE(id, fn)	{ .run_case = rt_kunit_##id, .name = #id },
 static struct kunit_case rt_kunit_cases[] = {
 	RT_SCENARIOS(RT_KUNIT_CASE)
 	{}

@@ -56,7 +56,7 @@ static void wp_kunit_##name(struct kunit *test)				\
 WP_SCENARIOS(WP_KUNIT_FN)
 
 /* named as in the user-space front end */
-#define WP_KUNIT_CASE(name, fn)	{ .run_case = wp_kunit_##name, .name = #name },
+#define WP_KUNIT_CASE(id, fn)	{ .run_case = wp_kunit_##id, .name = #id },
 static struct kunit_case wp_kunit_cases[] = {
 	WP_SCENARIOS(WP_KUNIT_CASE)
 	{}
