@@ -116,6 +116,9 @@ bite() {
 	leak) want='kmemleak: unreferenced object' ;;
 	*) echo "check-debug: unknown bite variant '$v' (lock, uaf, leak)" >&2; return 2 ;;
 	esac
+	# start from the normal debug build: only md_bite.o and md-mod.ko are new
+	[ -d "$dir" ] || [ ! -e "$BUILD/md-mod.ko" ] || cp -a "$BUILD" "$dir"
+	rm -rf "$dir/kunit"
 	build_in "$dir" MD_BITE="$v" || return 1
 	# scan after the test, so that the leak is reported as its failure
 	if VM_KERNEL_DIR=$DKDIR FORK_KO_DIR=$dir NO_BUILD=1 IMPL=fork VM_KMEMLEAK_SCAN=each \
