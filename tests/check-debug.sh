@@ -34,6 +34,9 @@ export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$DEFAULT_SCALE}
 # With the harness's "quiet" command line the debug guest twice sat idle
 # with no console output for minutes; with these it booted every time.
 # Not understood yet: a workaround, overridable (VM_APPEND= for none).
+# On a loaded host (load 8-17, 2 cores) 4 of 10 debug boots still hung,
+# idle (qemu near 0% CPU), right after "Running RCU-tasks wait API self
+# tests"; nolapic_timer did not prevent it (1 of 2).
 export VM_APPEND=${VM_APPEND-loglevel=7 earlyprintk=ttyS0,115200}
 BUILD=$SRC/.cache/debug-build
 # One kmemleak scan per implementation, after the unload, instead of one
@@ -107,7 +110,10 @@ build_debug_modules() {
 }
 
 # bite VARIANT: md-mod with that deliberate bug; the t02-debug-bite run
-# must fail, with the expected report as the reason and nothing else.
+# must fail with the expected report as the reason and nothing else fail.
+# The report belongs to t02 (lockdep, KASAN: the kernel log after it) or
+# to unload_impl (kmemleak: the leak is found by the scan after the
+# unload, as in make check-debug; the scan right after t02 missed it).
 bite() {
 	local v=$1 dir=$SRC/.cache/debug-build-bite-$1 want sum line nfail
 	case "$v" in
@@ -120,22 +126,21 @@ bite() {
 	[ -d "$dir" ] || [ ! -e "$BUILD/md-mod.ko" ] || cp -a "$BUILD" "$dir"
 	rm -rf "$dir/kunit"
 	build_in "$dir" MD_BITE="$v" || return 1
-	# scan after the test, so that the leak is reported as its failure
-	if VM_KERNEL_DIR=$DKDIR FORK_KO_DIR=$dir NO_BUILD=1 IMPL=fork VM_KMEMLEAK_SCAN=each \
+	if VM_KERNEL_DIR=$DKDIR FORK_KO_DIR=$dir NO_BUILD=1 IMPL=fork \
 		tests/vm/run-tests t02-debug-bite; then
 		echo "check-debug: bite $v: the run passed, the bug was not caught" >&2
 		return 1
 	fi
 	sum=$SRC/results/vm-latest/summary.txt
-	line=$(grep -E '^FAIL +fork +t02-debug-bite ' "$sum")
+	line=$(grep -E "^FAIL +fork +(t02-debug-bite|unload_impl) .*kernel log: .*$want" "$sum")
 	nfail=$(grep -c '^FAIL' "$sum")
-	echo "check-debug: bite $v: ${line:-no t02-debug-bite failure}"
-	if ! grep -qE "kernel log: .*$want" <<<"$line"; then
+	echo "check-debug: bite $v: ${line:-no failure with the expected report}"
+	if [ -z "$line" ]; then
 		echo "check-debug: bite $v: expected a report matching '$want'" >&2
 		return 1
 	fi
 	if [ "$nfail" != 1 ]; then
-		echo "check-debug: bite $v: $nfail failures, expected only t02-debug-bite" >&2
+		echo "check-debug: bite $v: $nfail failures, expected only the bug's" >&2
 		return 1
 	fi
 }
