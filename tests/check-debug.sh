@@ -34,7 +34,7 @@ export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$DEFAULT_SCALE}
 # With the harness's "quiet" command line the debug guest twice sat idle
 # with no console output for minutes; with these it booted every time.
 # Not understood yet: a workaround, overridable (VM_APPEND= for none).
-# On a loaded host (load 8-17, 2 cores) 4 of 10 debug boots still hung,
+# On a loaded host (load 8-17, 2 cores) 3 of 9 debug boots still hung,
 # idle (qemu near 0% CPU), right after "Running RCU-tasks wait API self
 # tests"; nolapic_timer did not prevent it (1 of 2).
 export VM_APPEND=${VM_APPEND-loglevel=7 earlyprintk=ttyS0,115200}
@@ -113,7 +113,7 @@ build_debug_modules() {
 # must fail with the expected report as the reason and nothing else fail.
 # The report belongs to t02 (lockdep, KASAN: the kernel log after it) or
 # to unload_impl (kmemleak: the leak is found by the scan after the
-# unload, as in make check-debug; the scan right after t02 missed it).
+# unload, as in make check-debug).
 bite() {
 	local v=$1 dir=$SRC/.cache/debug-build-bite-$1 want sum line nfail
 	case "$v" in
