@@ -15,7 +15,7 @@ KDIR ?= /usr/src/linux-headers-$(KABI)
 .PHONY: all modules setup clean check unit model vm-check demo bench \
 	bench-throttle checkpatch sparse install uninstall dkms-install \
 	dkms-remove dkms-check check-slow mdadm-suite check-debug debug-kernel \
-	bench-report
+	bench-report check-debug-bite
 
 all: modules
 
@@ -65,6 +65,12 @@ check: $(CACHE)/kabi.mk
 # clone by scripts/debug-kernel.sh.
 check-debug: $(CACHE)/kabi.mk
 	$(SRC)/tests/check-debug.sh
+
+# The debuggers bite: md-mod built with each deliberate bug of md_bite.c
+# (lock order, use after free, leak); passes only if each run fails with
+# the expected lockdep / KASAN / kmemleak report.  BITE="lock uaf leak".
+check-debug-bite: $(CACHE)/kabi.mk
+	$(SRC)/tests/check-debug.sh --bite $(BITE)
 
 debug-kernel: $(CACHE)/kabi.mk
 	$(SRC)/scripts/debug-kernel.sh

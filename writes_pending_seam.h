@@ -5,7 +5,10 @@
  * preemption, a raw spinlock, allocation and a clock.  In the kernel
  * they come from the headers below; in user space (__KERNEL__ not
  * defined) tests/unit/seam/wp_user.h supplies the same names on top of
- * pthreads and GCC __atomic builtins.
+ * pthreads and GCC __atomic builtins.  The KUnit suite (kunit/wp_kunit.c,
+ * debug kernel only) defines WP_SEAM_KUNIT: kernel locks, barriers and
+ * allocation, but the per-CPU slots are simulated as in user space so
+ * that the shared scenarios can choose the CPU each call runs on.
  */
 #ifndef _MD_WRITES_PENDING_SEAM_H
 #define _MD_WRITES_PENDING_SEAM_H
@@ -21,6 +24,9 @@
 #include <linux/sched/clock.h>
 #include <linux/bug.h>
 #include <asm/barrier.h>
+#ifdef WP_SEAM_KUNIT
+#include "kunit/wp_seam.h"
+#endif
 #else
 #include "tests/unit/seam/wp_user.h"
 #endif

@@ -9,7 +9,8 @@
 # `make wp-mutants` builds broken variants and shows the tests catch them.
 
 WP_SRC := $(UNIT_TOP)/writes_pending.c $(UNIT_TOP)/writes_pending.h \
-	$(UNIT_TOP)/writes_pending_seam.h $(UNIT_DIR)/seam/wp_user.h
+	$(UNIT_TOP)/writes_pending_seam.h $(UNIT_DIR)/seam/wp_user.h \
+	$(UNIT_DIR)/wp_scenarios.h
 # GCC warns that TSan does not model atomic_thread_fence; the fences are
 # there for the hardware, TSan checks the rest.
 WP_TSAN := $(UNIT_TSAN) $(if $(shell $(CC) -Wno-tsan -E -x c /dev/null \

@@ -155,7 +155,14 @@ build_initrd() {
 	build_tools "$ov/harness/tools"
 	cp "$SRC"/bench/*.fio "$ov/harness/bench/" 2>/dev/null || true
 	cp "${FORK_KO_DIR:-$SRC}"/{md-mod,raid1,raid456}.ko "$ov/harness/fork/"
-	printf '%s\n' "$GUEST_CONF" "TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-1}" > "$ov/harness/config"
+	# VM_KUNIT_DIR: KUnit test modules for tests/vm/tests/t01-kunit.sh
+	# (tests/check-debug.sh builds them against the debug kernel)
+	if [ -n "${VM_KUNIT_DIR:-}" ]; then
+		mkdir -p "$ov/harness/kunit"
+		cp "$VM_KUNIT_DIR"/*.ko "$ov/harness/kunit/" || die "no .ko files in VM_KUNIT_DIR=$VM_KUNIT_DIR"
+	fi
+	printf '%s\n' "$GUEST_CONF" "TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-1}" \
+		"KMEMLEAK_SCAN=${VM_KMEMLEAK_SCAN:-each}" > "$ov/harness/config"
 	(cd "$ov" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$out.overlay"
 	cat "$BASE" "$out.overlay" > "$out"
 	rm -rf "$ov" "$out.overlay"
