@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 900
+# SLOW: device-mapper read/write faults on RAID5 and RAID6, about 2 min per implementation (TCG)
 #
 # Member I/O errors on RAID5 and RAID6, injected with device-mapper over
 # RAM disks.  Every member dI is a dm-delay (0 ms) device whose reads go

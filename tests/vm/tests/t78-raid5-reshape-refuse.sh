@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 900
+# SLOW: five --grow requests under fio (in-tree reshapes each), about 1.5-2 min per implementation (TCG)
 #
 # Geometry changes of a running RAID5 (4 members, 64K chunk,
 # left-symmetric) asked with mdadm --grow while fio writes and verifies:

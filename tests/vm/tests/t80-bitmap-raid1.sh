@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 900
+# SLOW: bitmap layout at 4 MiB and 64 MiB chunks both ways with in-tree md, about 3-4 min per implementation (TCG)
 #
 # Internal write-intent bitmap on raid1 (issue 14, acceptance 1 and 2).
 #

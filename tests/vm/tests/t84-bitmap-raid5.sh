@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 900
+# SLOW: bitmaps on RAID5 and RAID6 both ways with in-tree md, about 3 min per implementation (TCG)
 #
 # Internal write-intent bitmap on raid5 and raid6 (issue 14, acceptance
 # 1, 2 and 4 for raid4/5/6).  Members are dm-linear over RAM disks so

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 900
+# SLOW: RAID5 and RAID6 with 0.90 superblocks both ways with in-tree md, about 4-6 min per implementation (TCG)
 #
 # Version-0.90 superblocks on RAID5 and RAID6, compatible both ways
 # between the implementation under test ($IMPL) and in-tree md (for
