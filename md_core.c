@@ -823,6 +823,22 @@ static void md_export_all(struct mddev *mddev)
 }
 
 /*
+ * A member joined a running array: record it in every superblock (and
+ * give it the bitmap before anything can read it), then let recovery
+ * put it to use.
+ */
+static void md_member_joined(struct mddev *mddev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	md_bitmap_write_all(mddev);
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_new_event();
+}
+
+/*
  * ADD_NEW_DISK / new_dev: before RUN a member of the array being
  * assembled or created; on a running array a hot-added spare.
  * @info (ADD_NEW_DISK only): its write-mostly and failfast state bits
@@ -876,15 +892,8 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev,
 	if (err)
 		goto drop_rdev;
 
-	if (mddev->pers) {
-		/* the new member gets the bitmap before it can be read */
-		md_bitmap_write_all(mddev);
-		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
-		md_update_sb(mddev);
-		set_bit(MDR_NEEDED, &mddev->recovery);
-		md_wakeup_thread(mddev);
-		md_new_event();
-	}
+	if (mddev->pers)
+		md_member_joined(mddev);
 	md_notify(mddev->sysfs_state);
 	return 0;
 
@@ -1000,11 +1009,7 @@ int md_add_nosb_disk(struct mddev *mddev, dev_t dev,
 		if (!mddev->dev_sectors || rdev->sectors < mddev->dev_sectors)
 			mddev->dev_sectors = rdev->sectors;
 	} else {
-		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
-		md_update_sb(mddev);
-		set_bit(MDR_NEEDED, &mddev->recovery);
-		md_wakeup_thread(mddev);
-		md_new_event();
+		md_member_joined(mddev);
 	}
 	md_notify(mddev->sysfs_state);
 	return 0;

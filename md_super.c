@@ -11,10 +11,9 @@
  * each update rewrites only the fields this stack owns inside that
  * image, so whatever mdadm put there that we do not interpret (device
  * UUID, bad block log reservation, name, ctime, reshape fields that are
- * idle) survives byte for byte.  Anything we cannot honour (
- * reshape, journal, PPL, a non-empty bad block log, unknown feature or
- * padding bits) is refused at load time with a message, never silently
- * dropped.
+ * idle) survives byte for byte.  Anything we cannot honour (reshape,
+ * journal, PPL, unknown feature or padding bits) is refused at load
+ * time with a message, never silently dropped.
  *
  * Events.  Every write increments the event counter, clean<->dirty
  * changes included.  In-tree md sometimes lowers it by one when marking

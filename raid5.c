@@ -97,6 +97,21 @@ static bool r5_rdev_working(struct md_rdev *rdev)
 	return r5_rdev_alive(rdev) && test_bit(RD_IN_SYNC, &rdev->flags);
 }
 
+/* Member @i pinned for IO (nr_pending, dropped by r5_unpin()), or NULL. */
+static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
+{
+	struct md_rdev *rdev;
+
+	rcu_read_lock();
+	rdev = r5_rdev_rcu(conf, i);
+	if (r5_rdev_alive(rdev))
+		atomic_inc(&rdev->nr_pending);
+	else
+		rdev = NULL;
+	rcu_read_unlock();
+	return rdev;
+}
+
 /* Holds valid data for the row of @sh. */
 static bool r5_rdev_readable(struct md_rdev *rdev, sector_t sector)
 {
@@ -1044,16 +1059,13 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 				opf |= REQ_FUA;
 		if (!test_bit(R5D_WRITE, &dev->flags))
 			continue;
-		rcu_read_lock();
-		rdev = r5_rdev_rcu(conf, i);
-		if (r5_rdev_alive(rdev)) {
-			atomic_inc(&rdev->nr_pending);
+		rdev = r5_pin_alive(conf, i);
+		if (rdev) {
 			dev->rdev = rdev;
 			mask |= BIT(i);
 		} else {
 			clear_bit(R5D_WRITE, &dev->flags);
 		}
-		rcu_read_unlock();
 	}
 	if (!mask)
 		return false;
@@ -1108,14 +1120,11 @@ static bool r5_issue_readback(struct r5conf *conf, struct r5stripe *sh)
 		    !test_bit(R5D_WRITE, &dev->flags) ||
 		    test_bit(R5D_WERR, &dev->flags))
 			continue;
-		rcu_read_lock();
-		rdev = r5_rdev_rcu(conf, i);
-		if (r5_rdev_alive(rdev)) {
-			atomic_inc(&rdev->nr_pending);
+		rdev = r5_pin_alive(conf, i);
+		if (rdev) {
 			dev->rdev = rdev;
 			mask |= BIT(i);
 		}
-		rcu_read_unlock();
 	}
 	if (!mask)
 		return false;
@@ -1494,14 +1503,9 @@ static void r5_flush_members(struct r5conf *conf)
 	for (i = 0; i < conf->raid_disks; i++) {
 		struct bio bio;
 
-		rcu_read_lock();
-		rdev = r5_rdev_rcu(conf, i);
-		if (!r5_rdev_alive(rdev)) {
-			rcu_read_unlock();
+		rdev = r5_pin_alive(conf, i);
+		if (!rdev)
 			continue;
-		}
-		atomic_inc(&rdev->nr_pending);
-		rcu_read_unlock();
 		bio_init(&bio, rdev->bdev, NULL, 0,
 			 REQ_OP_WRITE | REQ_PREFLUSH | REQ_SYNC);
 		submit_bio_wait(&bio);
