@@ -10,7 +10,8 @@
 #
 # This is where the two implementations differ, deliberately (raid5.rst,
 # "Reshape"): in-tree md reshapes (or converts, or adds the bitmap); the
-# fork has no reshape and no bitmap and must refuse each request cleanly.
+# fork has no reshape and must refuse each request cleanly; both add the
+# internal bitmap.
 # So the expected outcome branches on $IMPL, and only that:
 #   intree: mdadm --grow succeeds, the reshape runs to its end and sysfs
 #           shows the new geometry;
@@ -31,6 +32,12 @@ SYS=/sys/block/md0/md
 # geometry: "level raid_disks chunk_size layout" from sysfs
 geometry() {
 	echo "$(cat $SYS/level) $(cat $SYS/raid_disks) $(cat $SYS/chunk_size) $(cat $SYS/layout)"
+}
+
+same_geometry() {
+	_g=$(geometry)
+	echo "$_g"
+	[ "$_g" = "$BEFORE" ]
 }
 
 # detail_is LEVEL DEVICES CHUNK LAYOUT: mdadm --detail agrees
@@ -127,7 +134,16 @@ grow_case "--raid-devices=5" "raid5 5 32768 0" --raid-devices=5 \
 	--backup-file=/tmp/bk3
 ktap_check "add spare ram5" mdadm $MD --add /dev/ram5
 grow_case "--level=6" "raid6 6 32768 0" --level=6
-grow_case "--bitmap=internal" "raid6 6 32768 0" --bitmap=internal
+# An internal bitmap is no reshape: both add it under load (issue 14).
+BEFORE=$(geometry)
+ktap_check "--bitmap=internal: fio running" bg_fio_start "$OFF" "$OFF"
+ktap_check "--bitmap=internal: mdadm --grow succeeds" \
+	mdadm --grow $MD --bitmap=internal
+ktap_check "--bitmap=internal: /proc/mdstat shows the bitmap" \
+	sh -c "grep -A3 '^md0' /proc/mdstat | grep -q 'bitmap:'"
+ktap_check "--bitmap=internal: geometry unchanged ($BEFORE)" same_geometry
+ktap_check "--bitmap=internal: fio during the request: no error" bg_fio_end
+OFF=$((OFF + 4))
 if [ "$impl" = intree ]; then
 	ktap_check "intree: --detail: raid6, 6 devices, 32K, left-asymmetric" \
 		detail_is raid6 6 32K left-asymmetric
@@ -136,8 +152,8 @@ if [ "$impl" = intree ]; then
 else
 	ktap_check "fork: --detail: raid5, 4 devices, 64K, left-symmetric" \
 		detail_is raid5 4 64K left-symmetric
-	ktap_check "fork: no bitmap" \
-		sh -c "! mdadm --detail $MD | grep -i 'bitmap'"
+	ktap_check "fork: internal bitmap present" \
+		sh -c "mdadm --detail $MD | grep -i 'bitmap : internal'"
 fi
 ktap_check "everything written verifies" verify_all
 ktap_check "check: mismatch_cnt 0" md_check_clean md0 600
