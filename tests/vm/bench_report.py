@@ -154,6 +154,8 @@ def bench_rows(runs):
         name, s, j = latest[job]
         level = j.get("params", {}).get("level", "?")
         group = {"raid1": "RAID1", "raid5": "RAID5", "raid6": "RAID6"}.get(level, level)
+        if j.get("params", {}).get("bitmap", "none") != "none":
+            group += " + bitmap"
         cmd = f"tests/vm/bench {job}"
         t = j.get("targets", {})
         if "intree" not in t or "fork" not in t:
@@ -180,7 +182,9 @@ def bench_rows(runs):
 
 
 def job_order(job):
-    lvl = {"r1": 0, "w1": 0, "w2": 0, "w3": 0, "r5": 2, "r6": 3}.get(job[:2], 4)
+    if job.startswith("bitmap-"):
+        return (1 if job[7:9] == "r1" else 4, job)
+    lvl = {"r1": 0, "w1": 0, "w2": 0, "w3": 0, "r5": 2, "r6": 3}.get(job[:2], 5)
     return (lvl, job)
 
 

@@ -33,7 +33,7 @@ LABELS = {"raw": "raw brd member", "intree": "in-tree md", "fork": "this stack (
 # reported as the difference over one run.
 STAT_VALUE = ("clean_check_max_ns", "write_wait_max_ns", "writes_pending",
               "wp_closed", "throttle_max_inflight", "throttle_wait_ns",
-              "throttle_fg_active")
+              "throttle_fg_active", "bitmap_wait_max_ns")
 # (column, md/stats file, how): what the printed md/stats table shows.
 STAT_COLUMNS = (
     ("sb events", "sb_events", "delta"),
@@ -43,6 +43,8 @@ STAT_COLUMNS = (
     ("wp closes", "wp_closes", "delta"),
     ("close fails", "wp_close_fails", "delta"),
     ("throttled", "throttled_ns", "delta"),
+    ("bm wait", "bitmap_wait_total_ns", "delta"),
+    ("bm wait max", "bitmap_wait_max_ns", "max"),
 )
 
 
@@ -433,6 +435,11 @@ def main():
                 if params.get("speed_max", "default") != "default" else ""
             if params.get("fork_sysfs", "none") != "none":
                 extra += f", fork md/{params['fork_sysfs']}"
+            if params.get("bitmap", "none") != "none":
+                kind, _, chunk = params["bitmap"].partition(":")
+                extra += f", {kind} bitmap" + (f" (chunk {chunk})" if chunk else "")
+            if params.get("degrade", "0") != "0":
+                extra += f", degraded by {params['degrade']}"
             raw = f"raw {params['raw_runs']} runs, " \
                 if mode == "fio" and params.get("raw_runs", "1") != "0" else ""
             out.append(f"{job}: {params['level']} on {size}, {what}{extra}; "

@@ -29,6 +29,8 @@
 #                                        BENCHMARKS.md summary (bench_report.py)
 #   # DEGRADE: N                         fail and remove the last N members
 #                                        after creating the array
+#   # BITMAP: internal [CHUNK]           create with an internal write-intent
+#                                        bitmap (mdadm --bitmap-chunk=CHUNK)
 # Every load gets fresh RAM disks; fio jobs get one discarded warm-up run
 # per load.  Around each md run the guest records md/stats/* (fork only),
 # sync_action and sync_completed.  Raw fio JSON, those records and
@@ -131,8 +133,16 @@ make_array() {
 	while [ $_i -lt "$ndisks" ]; do _devs="$_devs /dev/ram$_i"; _i=$((_i + 1)); done
 	_clean=
 	[ "$2" = 1 ] && _clean=--assume-clean
+	# mdadm adds no bitmap by itself below 100 GiB: say so either way
+	_bm=--bitmap=none
+	if [ -n "$bitmap" ]; then
+		_bm="--bitmap=${bitmap%% *}"
+		case "$bitmap" in
+		*" "*) _bm="$_bm --bitmap-chunk=${bitmap#* }" ;;
+		esac
+	fi
 	# shellcheck disable=SC2086
-	timeout 60 mdadm --create /dev/md0 --run --force $_clean \
+	timeout 60 mdadm --create /dev/md0 --run --force $_clean $_bm \
 		--level="$level" --raid-devices="$ndisks" --metadata=1.2 $_devs 2>&1 ||
 		return 1
 	[ -b /dev/md0 ] || { echo "/dev/md0 missing after mdadm --create"; return 1; }
@@ -268,12 +278,13 @@ for job in $BENCH_JOBS; do
 	prefill=$(directive "$src" PREFILL)
 	fork_sysfs=$(directive "$src" FORK-SYSFS)
 	degrade=$(directive "$src" DEGRADE)
+	bitmap=$(directive "$src" BITMAP)
 	case "$mode" in
 	fio|fio-during-resync|resync) ;;
 	*) log "$job: unknown MD-BENCH mode '$mode'"; continue ;;
 	esac
 	: > "$d/runs.txt"
-	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} degrade=${degrade:-0} runtime=${BENCH_RUNTIME:-job}" > "$d/params.txt"
+	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} degrade=${degrade:-0} bitmap=$(echo "${bitmap:-none}" | tr ' ' :) runtime=${BENCH_RUNTIME:-job}" > "$d/params.txt"
 
 	# raw member baseline (plain fio jobs only)
 	if [ "$mode" = fio ] && [ "$RAW_RUNS" -gt 0 ]; then
