@@ -141,6 +141,12 @@ impl_check() {
 	return 0
 }
 
+# switch_impl intree|fork: unload whatever md is loaded, load that one
+switch_impl() {
+	unload_impl || return 1
+	load_impl "$1" && impl_check "$1"
+}
+
 # ---- block devices -------------------------------------------------------
 
 # brd_setup [NR] [SIZE_KIB]: fresh RAM disks /dev/ram0..NR-1 (default 4 x 256 MiB).
@@ -363,6 +369,59 @@ wait_writes_start() {
 # md_field KEY: from `mdadm --detail`/`--examine` text on stdin, print the
 # value of the first "KEY : value" line (e.g. md_field "Data Offset").
 md_field() { sed -n "s/^ *$1 : *\(.*[^ ]\) *$/\1/p" | head -n1; }
+
+# get32 DEV OFFSET: the little-endian u32 at byte OFFSET of DEV, decimal
+# (read past the page cache)
+get32() {
+	echo 3 > /proc/sys/vm/drop_caches
+	dd if="$1" bs=1 skip="$2" count=4 2>/dev/null | od -An -tu4 | tr -d ' '
+}
+
+# put32 DEV OFFSET VALUE: store VALUE there as a little-endian u32
+put32() {
+	_v=$3
+	_b=
+	for _i in 0 1 2 3; do
+		_b="$_b\\$(printf %o $((_v % 256)))"
+		_v=$((_v / 256))
+	done
+	# shellcheck disable=SC2059
+	printf "$_b" | dd of="$1" bs=1 seek="$2" conv=notrunc,fsync 2>/dev/null
+}
+
+# bitmap_field DEV FIELD: a field of mdadm --examine-bitmap DEV, read past
+# the page cache (md writes the bitmap around it)
+bitmap_field() {
+	echo 3 > /proc/sys/vm/drop_caches
+	mdadm --examine-bitmap "$1" | md_field "$2"
+}
+
+# bitmap_dirty DEV: the number of dirty chunks the bitmap on DEV records
+bitmap_dirty() {
+	bitmap_field "$1" Bitmap | sed -n 's/.*bits (chunks), \([0-9]*\) dirty.*/\1/p'
+}
+
+# wait_bitmap_dirty N DEV...: until the bitmap on every DEV records N
+# dirty chunks (40 s); what they record if not
+wait_bitmap_dirty() {
+	_want=$1
+	shift
+	_i=0
+	while [ $_i -lt 40 ]; do
+		_ok=1
+		for _d in "$@"; do
+			[ "$(bitmap_dirty "$_d")" = "$_want" ] || { _ok=0; break; }
+		done
+		[ $_ok = 1 ] && return 0
+		sleep 1
+		_i=$((_i + 1))
+	done
+	for _d in "$@"; do
+		echo "$_d: $(bitmap_dirty "$_d") dirty chunks, want $_want"
+	done
+	mdadm --examine-bitmap "$1"
+	return 1
+}
 
 # mdstat_array MD: the /proc/mdstat lines of one array (md0).
 mdstat_array() { awk -v md="$1" '$1 == md { p = 1 } p && /^ *$/ { exit } p' /proc/mdstat; }

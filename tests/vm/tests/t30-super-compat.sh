@@ -25,13 +25,6 @@ ARRAY_KIB=65536
 impl=${IMPL:?}
 partner=intree		# for IMPL=intree: itself, reloaded
 
-# use_impl I: unload whatever is loaded and load I, so that nothing but
-# the superblocks carries over (also when I is loaded already).
-use_impl() {
-	unload_impl || return 1
-	load_impl "$1" && impl_check "$1"
-}
-
 # examine_norm DEV: mdadm --examine without what every update changes.
 examine_norm() {
 	mdadm --examine "$1" | grep -Ev 'Update Time|Checksum|Events|^ *$'
@@ -39,7 +32,7 @@ examine_norm() {
 
 # make_array MAKER VERSION: create, resync, write, stop, note superblocks.
 make_array() {
-	use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata="$2" \
 		--size=$ARRAY_KIB /dev/ram0 /dev/ram1 || return 1
 	wait_resync md0 300 || return 1
@@ -52,7 +45,7 @@ make_array() {
 
 # use_array USER: assemble, check, verify, stop, compare superblocks.
 use_array() {
-	use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	mdadm --assemble $MD /dev/ram0 /dev/ram1 || return 1
 	cat /proc/mdstat
 	_d=$(cat /sys/block/md0/md/degraded)
@@ -73,7 +66,7 @@ use_array() {
 # rebuild_split MAKER USER: MAKER starts rebuilding ram2 into a degraded
 # array and is stopped half way; USER must resume and finish it.
 rebuild_split() {
-	use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
 		--size=$ARRAY_KIB /dev/ram0 /dev/ram1 || return 1
 	wait_resync md0 300 || return 1
@@ -91,7 +84,7 @@ rebuild_split() {
 	''|0) echo "no partial rebuild recorded"; return 1 ;;
 	esac
 
-	use_impl "$2" || return 1
+	switch_impl "$2" || return 1
 	mdadm --assemble $MD /dev/ram0 /dev/ram2 || return 1
 	_sc=$(cat /sys/block/md0/md/sync_completed)
 	cat /proc/mdstat
@@ -133,6 +126,6 @@ ktap_check "rebuild started by $partner resumes on $impl" rebuild_split $partner
 
 # leave the implementation the runner loaded
 md_stop_all
-ktap_check "back to $impl" use_impl "$impl"
+ktap_check "back to $impl" switch_impl "$impl"
 brd_teardown
 ktap_finish

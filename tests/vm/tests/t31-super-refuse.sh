@@ -23,24 +23,6 @@ MD=md0
 
 # ---- superblock byte surgery (busybox: od, awk, printf, dd) --------------
 
-# get32 DEV OFFSET: little-endian u32 at byte OFFSET of DEV, decimal.
-get32() {
-	echo 3 > /proc/sys/vm/drop_caches
-	dd if="$1" bs=1 skip="$2" count=4 2>/dev/null | od -An -tu4 | tr -d ' '
-}
-
-# put32 DEV OFFSET VALUE: store VALUE as little-endian u32.
-put32() {
-	_v=$3
-	_b=
-	for _i in 0 1 2 3; do
-		_b="$_b\\$(printf %o $((_v % 256)))"
-		_v=$((_v / 256))
-	done
-	# shellcheck disable=SC2059
-	printf "$_b" | dd of="$1" bs=1 seek="$2" conv=notrunc,fsync 2>/dev/null
-}
-
 # fix_csum DEV: recompute the checksum of DEV's superblock at $SB.
 fix_csum() {
 	_maxdev=$(get32 "$1" $((SB + 220)))

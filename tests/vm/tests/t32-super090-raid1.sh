@@ -29,11 +29,6 @@ DISK_KIB=65536
 # 0.90: MD_NEW_SIZE_SECTORS(131072) = 131072 - 128 sectors
 SB=$(( (DISK_KIB * 2 - 128) * 512 ))
 
-use_impl() {
-	unload_impl || return 1
-	load_impl "$1" && impl_check "$1"
-}
-
 # examine_norm DEV: mdadm --examine without what every update changes.
 examine_norm() {
 	mdadm --examine "$1" | grep -Ev 'Update Time|Checksum|Events|^ *$'
@@ -80,7 +75,7 @@ whole() {
 
 # make_array MAKER: 0.90 RAID1, two mirrors and a spare, data, stop.
 make_array() {
-	use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	wipe
 	mdadm --create $MD --run --metadata=0.90 --level=1 --raid-devices=2 \
 		--spare-devices=1 /dev/ram0 /dev/ram1 /dev/ram2 || return 1
@@ -94,7 +89,7 @@ make_array() {
 
 # use_array USER: assemble all three, verify, check, compare.
 use_array() {
-	use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	mdadm --assemble $MD /dev/ram0 /dev/ram1 /dev/ram2 || return 1
 	whole 2 1 || return 1
 	fio_verify_only $MD $FIO_SIZE > /tmp/fio.out 2>&1
@@ -119,7 +114,7 @@ rebuild() {
 	grep -q 'this .* active sync' /tmp/ex1.ram2 ||
 		{ cat /tmp/ex1.ram2; echo "ram2 not recorded active"; return 1; }
 
-	use_impl "$2" || return 1
+	switch_impl "$2" || return 1
 	mdadm --assemble $MD /dev/ram0 /dev/ram2 || return 1
 	whole 2 0 || return 1
 	fio_verify_only $MD $FIO_SIZE > /tmp/fio.out 2>&1
@@ -127,23 +122,6 @@ rebuild() {
 	md_check_clean md0 300 || return 1
 	mdadm --stop $MD || return 1
 	same_sbs /dev/ram0 /dev/ram2
-}
-
-# get32/put32 DEV OFFSET [VALUE]: host-endian (little on x86) u32.
-get32() {
-	echo 3 > /proc/sys/vm/drop_caches
-	dd if="$1" bs=1 skip="$2" count=4 2>/dev/null | od -An -tu4 | tr -d ' '
-}
-
-put32() {
-	_v=$3
-	_b=
-	for _i in 0 1 2 3; do
-		_b="$_b\\$(printf %o $((_v % 256)))"
-		_v=$((_v / 256))
-	done
-	# shellcheck disable=SC2059
-	printf "$_b" | dd of="$1" bs=1 seek="$2" conv=notrunc,fsync 2>/dev/null
 }
 
 # refused OFFSET VALUE WHY: ram1's 0.90 superblock with the u32 at
@@ -181,7 +159,7 @@ refused() {
 
 # refuse_cases: make a 0.90 array, damage ram1 two ways, restore.
 refuse_cases() {
-	use_impl "$impl" || return 1
+	switch_impl "$impl" || return 1
 	wipe
 	mdadm --create $MD --run --metadata=0.90 --level=1 --raid-devices=2 \
 		--assume-clean /dev/ram0 /dev/ram1 || return 1
@@ -214,6 +192,6 @@ ktap_check "spare rebuilt by $partner, $impl assembles the result" \
 	rebuild $partner "$impl"
 ktap_check "$impl refuses a bad checksum and a foreign magic" refuse_cases
 md_stop_all
-ktap_check "back to $impl" use_impl "$impl"
+ktap_check "back to $impl" switch_impl "$impl"
 brd_teardown
 ktap_finish

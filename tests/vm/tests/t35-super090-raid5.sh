@@ -35,7 +35,7 @@ wipe() {
 
 # make090 MAKER LEVEL DISKS: create 0.90, sync, data, stop, note sbs.
 make090() {
-	r5_use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	wipe
 	# shellcheck disable=SC2046
 	mdadm --create $R5_MD --run --metadata=0.90 --level="$2" \
@@ -65,7 +65,8 @@ take090() {
 
 handoff() { make090 "$1" "$3" "$4" && take090 "$2" "$4"; }
 
-# degraded MAKER USER: MAKER fails ram2 of a 4-member RAID5 and stops;
+# degraded MAKER USER: MAKER fails ram2 of a 4-member RAID5, rewrites the
+# data degraded and stops;
 # USER assembles all four names, must leave ram2 out, reads through
 # parity, re-adds ram2, rebuilds, checks.
 degraded() {
@@ -73,10 +74,17 @@ degraded() {
 	# shellcheck disable=SC2046
 	mdadm --assemble $R5_MD $(r5_members 4) || return 1
 	mdadm $R5_MD --fail /dev/ram2 || return 1
+	# Write after the failure: the array goes dirty and clean again, so
+	# ram2's events end at least two behind.  A member failed with no
+	# write after it can be only one behind when the stop comes before
+	# the md thread's second superblock update, and mdadm takes a
+	# member one event behind back in sync by design (both
+	# implementations; seen once).
+	r5_data write || return 1
 	r5_data verify || return 1
 	mdadm --stop $R5_MD || return 1
 
-	r5_use_impl "$2" || return 1
+	switch_impl "$2" || return 1
 	# shellcheck disable=SC2046
 	mdadm --assemble --run $R5_MD $(r5_members 4)
 	cat /proc/mdstat
@@ -105,6 +113,6 @@ ktap_check "raid6 made by $partner, used by $impl" handoff $partner "$impl" 6 5
 ktap_check "raid5 degraded by $impl, rebuilt by $partner" degraded "$impl" $partner
 ktap_check "raid5 degraded by $partner, rebuilt by $impl" degraded $partner "$impl"
 md_stop_all
-ktap_check "back to $impl" r5_use_impl "$impl"
+ktap_check "back to $impl" switch_impl "$impl"
 brd_teardown
 ktap_finish

@@ -29,6 +29,6 @@ r5_compat_case "$impl" $partner 5 parity-first 4 64
 r5_compat_case "$impl" $partner 5 parity-last 4 4
 r5_compat_case "$impl" $partner 5 left-symmetric 6 512
 md_stop_all
-ktap_check "back to $impl" r5_use_impl "$impl"
+ktap_check "back to $impl" switch_impl "$impl"
 brd_teardown
 ktap_finish

@@ -27,6 +27,6 @@ r5_compat_case "$impl" $partner 6 right-asymmetric-6 5 64
 r5_compat_case "$impl" $partner 6 left-symmetric-6 6 64
 r5_compat_case "$impl" $partner 6 right-symmetric-6 5 64
 md_stop_all
-ktap_check "back to $impl" r5_use_impl "$impl"
+ktap_check "back to $impl" switch_impl "$impl"
 brd_teardown
 ktap_finish

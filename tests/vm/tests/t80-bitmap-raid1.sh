@@ -24,36 +24,6 @@ MD=/dev/md0
 impl=${IMPL:?}
 partner=intree		# for IMPL=intree: itself, reloaded
 
-use_impl() {
-	unload_impl || return 1
-	load_impl "$1" && impl_check "$1"
-}
-
-# xbm DEV FIELD: a field of mdadm --examine-bitmap, read past the page cache.
-xbm() {
-	echo 3 > /proc/sys/vm/drop_caches
-	mdadm --examine-bitmap "$1" | md_field "$2"
-}
-
-# dirty DEV: the number of dirty chunks recorded on DEV.
-dirty() {
-	xbm "$1" Bitmap | sed -n 's/.*bits (chunks), \([0-9]*\) dirty.*/\1/p'
-}
-
-# wait_dirty N: wait until both members show N dirty chunks (40 s).
-wait_dirty() {
-	_i=0
-	while [ $_i -lt 40 ]; do
-		[ "$(dirty /dev/ram0)" = "$1" ] && [ "$(dirty /dev/ram1)" = "$1" ] &&
-			return 0
-		sleep 1
-		_i=$((_i + 1))
-	done
-	echo "dirty chunks: ram0 $(dirty /dev/ram0), ram1 $(dirty /dev/ram1), want $1"
-	mdadm --examine-bitmap /dev/ram0
-	return 1
-}
-
 # create CHUNK: a two-disk raid1 with an internal bitmap, resynced.
 create() {
 	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
@@ -71,35 +41,35 @@ layout() {
 	[ "$_ib" = Internal ] || { echo "Intent Bitmap: '$_ib'"; return 1; }
 	for _r in ram0 ram1; do
 		mdadm --examine-bitmap /dev/$_r
-		[ "$(xbm /dev/$_r Magic)" = 6d746962 ] || return 1
-		[ "$(xbm /dev/$_r Version)" = 4 ] || return 1
-		[ "$(xbm /dev/$_r Chunksize)" = "$2" ] || return 1
-		[ "$(xbm /dev/$_r State)" = OK ] || return 1
+		[ "$(bitmap_field /dev/$_r Magic)" = 6d746962 ] || return 1
+		[ "$(bitmap_field /dev/$_r Version)" = 4 ] || return 1
+		[ "$(bitmap_field /dev/$_r Chunksize)" = "$2" ] || return 1
+		[ "$(bitmap_field /dev/$_r State)" = OK ] || return 1
 	done
 }
 
 # one_write: a direct 1 MiB write at 40 MiB; its chunk dirty at once.
 one_write() {
-	wait_dirty 0 || return 1
+	wait_bitmap_dirty 0 /dev/ram0 /dev/ram1 || return 1
 	dd if=/dev/urandom of=$MD bs=1M seek=40 count=1 oflag=direct \
 		2>/dev/null || return 1
-	_d0=$(dirty /dev/ram0)
-	_d1=$(dirty /dev/ram1)
+	_d0=$(bitmap_dirty /dev/ram0)
+	_d1=$(bitmap_dirty /dev/ram1)
 	echo "right after the write: ram0 $_d0 dirty, ram1 $_d1 dirty"
 	[ "$_d0" -ge 1 ] && [ "$_d0" -le 2 ] && [ "$_d1" -ge 1 ] &&
 		[ "$_d1" -le 2 ] || return 1
-	wait_dirty 0
+	wait_bitmap_dirty 0 /dev/ram0 /dev/ram1
 }
 
 # compat MAKER USER
 compat() {
-	use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	create 4M || return 1
 	fio_write_verify $MD 32M > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
 	mdadm --stop $MD || return 1
 
-	use_impl "$2" || return 1
+	switch_impl "$2" || return 1
 	mdadm --assemble $MD /dev/ram0 /dev/ram1 || return 1
 	cat /proc/mdstat
 	fio_verify_only $MD 32M > /tmp/fio.out 2>&1 ||
@@ -108,14 +78,14 @@ compat() {
 		{ cat /tmp/fio.out; return 1; }
 	mdadm --stop $MD || return 1
 
-	use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	mdadm --assemble $MD /dev/ram0 /dev/ram1 || return 1
 	for _r in ram0 ram1; do
-		[ "$(xbm /dev/$_r State)" = OK ] ||
+		[ "$(bitmap_field /dev/$_r State)" = OK ] ||
 			{ mdadm --examine-bitmap /dev/$_r; return 1; }
 	done
 	_ev=$(mdadm --examine /dev/ram0 | md_field Events)
-	_bev=$(xbm /dev/ram0 Events)
+	_bev=$(bitmap_field /dev/ram0 Events)
 	echo "superblock events $_ev, bitmap events $_bev"
 	[ "$_bev" -ge "$_ev" ] || return 1
 	md_check_clean md0 300 || return 1
@@ -150,6 +120,6 @@ wipe
 ktap_check "made by $partner, used by $impl, back: consistent" compat $partner "$impl"
 
 md_stop_all
-ktap_check "back to $impl" use_impl "$impl"
+ktap_check "back to $impl" switch_impl "$impl"
 brd_teardown
 ktap_finish

@@ -19,22 +19,6 @@ MD=/dev/md0
 BM=8192
 mark=0
 
-get32() {
-	echo 3 > /proc/sys/vm/drop_caches
-	dd if="$1" bs=1 skip="$2" count=4 2>/dev/null | od -An -tu4 | tr -d ' '
-}
-
-put32() {
-	_v=$3
-	_b=
-	for _i in 0 1 2 3; do
-		_b="$_b\\$(printf %o $((_v % 256)))"
-		_v=$((_v / 256))
-	done
-	# shellcheck disable=SC2059
-	printf "$_b" | dd of="$1" bs=1 seek="$2" conv=notrunc,fsync 2>/dev/null
-}
-
 create() {
 	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
 		--bitmap=internal --bitmap-chunk=4M --size=98304 \

@@ -24,31 +24,6 @@ partner=intree
 export DM_DISABLE_UDEV=1
 CHUNK_SECTORS=8192
 
-use_impl() {
-	unload_impl || return 1
-	load_impl "$1" && impl_check "$1"
-}
-
-xbm() {
-	echo 3 > /proc/sys/vm/drop_caches
-	mdadm --examine-bitmap "$1" | md_field "$2"
-}
-
-dirty() {
-	xbm "$1" Bitmap | sed -n 's/.*bits (chunks), \([0-9]*\) dirty.*/\1/p'
-}
-
-wait_dirty0() {
-	_i=0
-	while [ $_i -lt 40 ]; do
-		[ "$(dirty /dev/mapper/m0)" = 0 ] && return 0
-		sleep 1
-		_i=$((_i + 1))
-	done
-	mdadm --examine-bitmap /dev/mapper/m0
-	return 1
-}
-
 written() { awk '{ print $7 }' "/sys/block/$(dm_kname "$1")/stat"; }
 
 # run_level LEVEL N
@@ -66,18 +41,18 @@ run_level() {
 	cat /proc/mdstat
 	mdstat_array md0 | grep -q 'bitmap: .*, 4096KB chunk' || return 1
 	for _d in $_devs; do
-		[ "$(xbm "$_d" Magic)" = 6d746962 ] || return 1
-		[ "$(xbm "$_d" Chunksize)" = "4 MB" ] || return 1
+		[ "$(bitmap_field "$_d" Magic)" = 6d746962 ] || return 1
+		[ "$(bitmap_field "$_d" Chunksize)" = "4 MB" ] || return 1
 	done
 	fio_write_verify $MD 32M > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
-	wait_dirty0 || return 1
+	wait_bitmap_dirty 0 /dev/mapper/m0 || return 1
 	dd if=/dev/urandom of=$MD bs=1M seek=40 count=1 oflag=direct 2>/dev/null ||
 		return 1
-	_d0=$(dirty /dev/mapper/m0)
+	_d0=$(bitmap_dirty /dev/mapper/m0)
 	echo "right after a 1 MiB write: $_d0 dirty"
 	[ "$_d0" -ge 1 ] && [ "$_d0" -le 2 ] || return 1
-	wait_dirty0 || return 1
+	wait_bitmap_dirty 0 /dev/mapper/m0 || return 1
 
 	mdadm $MD --fail /dev/mapper/$_last && mdadm $MD --remove /dev/mapper/$_last ||
 		return 1
@@ -97,7 +72,7 @@ run_level() {
 		cmp /tmp/blob /tmp/back || return 1
 	mdadm --stop $MD || return 1
 
-	use_impl $partner || return 1
+	switch_impl $partner || return 1
 	mdadm --assemble $MD $_devs || return 1
 	md_check_clean md0 300 || return 1
 	fio_verify_only $MD 32M > /tmp/fio.out 2>&1 ||
@@ -105,7 +80,7 @@ run_level() {
 	fio_write_verify $MD 32M --randseed=77 > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
 	mdadm --stop $MD || return 1
-	use_impl "$impl" || return 1
+	switch_impl "$impl" || return 1
 	mdadm --assemble $MD $_devs || return 1
 	md_check_clean md0 300 || return 1
 	fio_verify_only $MD 32M --randseed=77 > /tmp/fio.out 2>&1 ||
@@ -125,6 +100,6 @@ ktap_check "raid5: bitmap layout, lazy clear, re-add counts, compat" run_level 5
 ktap_check "raid6: bitmap layout, lazy clear, re-add counts, compat" run_level 6 4
 md_stop_all
 for i in 0 1 2 3; do dmsetup remove m$i 2>/dev/null; done
-ktap_check "back to $impl" use_impl "$impl"
+ktap_check "back to $impl" switch_impl "$impl"
 brd_teardown
 ktap_finish

@@ -17,13 +17,6 @@ r5_members() {
 	echo "$_l"
 }
 
-# r5_use_impl I: unload whatever is loaded and load I, so that nothing
-# but the on-disk data carries over (also when I is loaded already).
-r5_use_impl() {
-	unload_impl || return 1
-	load_impl "$1" && impl_check "$1"
-}
-
 # r5_fio MODE RW BS OFFSET SIZE SEED: one job, iodepth 16; MODE write
 # (write + verify) or verify (verify_only).
 r5_fio() {
@@ -58,7 +51,7 @@ r5_create() {
 
 # r5_make MAKER LEVEL LAYOUT DISKS CHUNK: create with MAKER, write, stop
 r5_make() {
-	r5_use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	# shellcheck disable=SC2046
 	mdadm --zero-superblock $(r5_members "$4") 2>/dev/null
 	r5_create "$2" "$3" "$4" "$5" || return 1
@@ -68,7 +61,7 @@ r5_make() {
 
 # r5_take USER DISKS: assemble with USER, verify, check 0, stop
 r5_take() {
-	r5_use_impl "$1" || return 1
+	switch_impl "$1" || return 1
 	# shellcheck disable=SC2046
 	mdadm --assemble $R5_MD $(r5_members "$2") || return 1
 	cat /proc/mdstat
