@@ -925,6 +925,10 @@ static ssize_t location_store(struct mddev *mddev, const char *buf,
 		off = 0;
 	else if (kstrtos32(buf, 10, &off) || !off)
 		return -EINVAL;
+	/* 0.90 has one place for it: right after the 4 KiB superblock */
+	if (off && mddev->persistent && mddev->major_version == 0 &&
+	    off != MD_SB_BYTES >> 9)
+		return -EINVAL;
 	err = md_change_bitmap(mddev, off);
 	return err ? err : len;
 }

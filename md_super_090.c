@@ -41,16 +41,27 @@
  * cp_events = events (a recovery_cp whose cp_events do not match the
  * events is stale and means "resync everything").
  *
+ * Internal bitmap.  State bit MD_SB_BITMAP_PRESENT says there is one,
+ * always at the same place: right after the 4 KiB superblock, in the
+ * rest of the reserved 64 KiB (bitmap_offset +8 sectors, up to 60 KiB of
+ * bitmap).  md_bitmap.c does the rest, as for version 1.  A member that
+ * left no earlier than the bitmap's last clearing is re-added for the
+ * chunks dirtied since (RD_BITMAP_READD), as in-tree.
+ *
  * Refused at load, with a message: wrong magic or version (0.91 is a
- * reshape in progress), bad checksum, the bitmap or clustered state
- * bits, raid_disks or this_disk.number out of the table.
+ * reshape in progress), bad checksum, the clustered state bit,
+ * raid_disks or this_disk.number out of the table.
  */
 #include <linux/blkdev.h>
 #include <linux/string.h>
 
 #include "md.h"
+#include "md_bitmap.h"
 #include "md_super.h"
 #include "md_super_ops.h"
+
+/* Where a 0.90 internal bitmap lies: right after the superblock. */
+#define SB090_BITMAP_OFFSET	(MD_SB_BYTES >> 9)
 
 /* Largest member data area the 32-bit KiB size field can describe. */
 #define SB090_MAX_SECTORS	((sector_t)(2ULL << 32) - 2)
@@ -103,11 +114,6 @@ static int sb090_validate(struct md_rdev *rdev, mdp_super_t *sb)
 	if (csum != sb->sb_csum) {
 		pr_warn("md: %pg: bad 0.90 superblock checksum 0x%08x (computed 0x%08x)\n",
 			rdev->bdev, sb->sb_csum, csum);
-		return -EINVAL;
-	}
-	if (sb->state & (1 << MD_SB_BITMAP_PRESENT)) {
-		pr_warn("md: %pg: internal bitmap not supported (0.90 state 0x%x)\n",
-			rdev->bdev, sb->state);
 		return -EINVAL;
 	}
 	if (sb->state & (1 << MD_SB_CLUSTERED)) {
@@ -206,7 +212,8 @@ static int sb090_import_array(struct mddev *mddev, struct md_rdev *freshest)
 	mddev->chunk_sectors = sb->chunk_size >> 9;
 	mddev->raid_disks = sb->raid_disks;
 	mddev->dev_sectors = size;
-	mddev->bitmap_offset = 0;	/* 0.90 bitmaps are refused at load */
+	mddev->bitmap_offset = (sb->state & (1 << MD_SB_BITMAP_PRESENT)) ?
+			       SB090_BITMAP_OFFSET : 0;
 	memcpy(mddev->uuid + 0, &sb->set_uuid0, 4);
 	memcpy(mddev->uuid + 4, &sb->set_uuid1, 4);
 	memcpy(mddev->uuid + 8, &sb->set_uuid2, 4);
@@ -259,6 +266,7 @@ static int sb090_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	rdev->recovery_offset = 0;
 	clear_bit(RD_FAULTY, &rdev->flags);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
+	clear_bit(RD_BITMAP_READD, &rdev->flags);
 	atomic_set(&rdev->read_errors, 0);
 
 	if (rdev->sectors < mddev->dev_sectors) {
@@ -281,6 +289,13 @@ static int sb090_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 		    (d->state & (1 << MD_DISK_SYNC)) &&
 		    d->raid_disk < mddev->raid_disks)
 			rdev->saved_raid_disk = d->raid_disk;
+		/* with a bitmap: only the chunks dirtied since it left */
+		if ((d->state & (1 << MD_DISK_SYNC)) &&
+		    d->raid_disk < mddev->raid_disks &&
+		    md_bitmap_readd_ok(mddev, events)) {
+			rdev->saved_raid_disk = d->raid_disk;
+			set_bit(RD_BITMAP_READD, &rdev->flags);
+		}
 		return 0;
 	}
 
@@ -384,6 +399,8 @@ static void sb090_fill(struct mddev *mddev, struct md_rdev *rdev,
 
 	sb->utime = (u32)st->utime;
 	sb->state = 0;
+	if (mddev->bitmap)
+		sb->state |= 1 << MD_SB_BITMAP_PRESENT;
 	sb->events_hi = (u32)(st->events >> 32);
 	sb->events_lo = (u32)st->events;
 	sb->recovery_cp = 0;
