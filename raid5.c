@@ -1005,6 +1005,13 @@ static void r5_compute_sync(struct r5conf *conf, struct r5stripe *sh)
 	r5_rebuild_missing(conf, sh);
 	for_each_set_bit(i, &missing, conf->raid_disks)
 		set_bit(R5D_WRITE, &sh->dev[i].flags);
+	/*
+	 * Check, repair, resync: compare the redundancy that is left too
+	 * (RAID6 short one member: Q, or P when Q is the one missing).  A
+	 * rebuilt page always matches the parity it was rebuilt from.
+	 */
+	if (sh->syncing->mode != R5M_RECOVER)
+		r5_compute_sync_parity(conf, sh);
 }
 
 static void r5_compute_read(struct r5conf *conf, struct r5stripe *sh)
@@ -1676,8 +1683,8 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 				return next - sector_nr;
 			return max_sector - sector_nr;
 		}
-	} else if (READ_ONCE(mddev->degraded)) {
-		/* no redundancy to compare: nothing a resync can do */
+	} else if (READ_ONCE(mddev->degraded) >= conf->geo.max_degraded) {
+		/* no redundancy left to compare: nothing a resync can do */
 		*skipped = true;
 		return max_sector - sector_nr;
 	}
