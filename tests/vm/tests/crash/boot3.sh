@@ -7,14 +7,21 @@
 # "none", right away and a few seconds later); region A still verifies.
 # raid5/raid6 also: md1, which mdadm --force marked clean in boot 2,
 # starts degraded without force and without a resync; region A verifies.
+# With a bitmap: boot 2's clean stop left no dirty chunk in it.
 . /harness/tests/crash/common.sh
 
 plan=7
 [ -n "$DD_MEMBERS" ] && plan=$((plan + 5))
+[ "$BITMAP" = 1 ] && plan=$((plan + 1))
 ktap_plan $plan
 ktap_check "virtio disks" virtio_disks
 # shellcheck disable=SC2086
 ktap_check "md0: superblocks clean before assemble" sb_states clean $MEMBERS
+if [ "$BITMAP" = 1 ]; then
+	# shellcheck disable=SC2086
+	ktap_check "md0: no dirty chunk in the bitmap after the clean stop" \
+		wait_bitmap_dirty 0 $MEMBERS
+fi
 # shellcheck disable=SC2086
 ktap_check "md0: mdadm --assemble" mdadm --assemble $MD $MEMBERS
 ktap_check "md0: no resync right after assemble" no_resync "$MD"

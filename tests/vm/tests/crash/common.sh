@@ -17,6 +17,12 @@
 
 LEVEL=$(sed -n 's/^CRASH_LEVEL=//p' /harness/config)
 LEVEL=${LEVEL:-1}
+# CRASH_BITMAP=1: md0 gets an internal write-intent bitmap (chunk 1 MiB)
+# and there is no md1; boot 2 measures how much of the array the resync
+# touched (only the chunks dirty at the crash should be).
+BITMAP=$(sed -n 's/^CRASH_BITMAP=//p' /harness/config)
+BITMAP=${BITMAP:-0}
+BM_CHUNK=1M
 MD=/dev/md0
 DD=/dev/md1
 case "$LEVEL" in
@@ -34,6 +40,10 @@ case "$LEVEL" in
 	DD_MEMBERS=
 	DD_LEFT_OUT= ;;
 esac
+if [ "$BITMAP" = 1 ]; then
+	DD_MEMBERS=
+	DD_LEFT_OUT=
+fi
 # md1's members without the one left out
 DD_PRESENT=
 for _d in $DD_MEMBERS; do
@@ -74,10 +84,19 @@ members_of() {
 md_create() {
 	_chunk=
 	[ "$LEVEL" = 1 ] || _chunk=--chunk=64
-	# shellcheck disable=SC2046
+	_bm=--bitmap=none
+	[ "$BITMAP" = 1 ] && _bm="--bitmap=internal --bitmap-chunk=$BM_CHUNK"
+	# shellcheck disable=SC2046,SC2086
 	mdadm --create "$1" --run --level="$LEVEL" \
 		--raid-devices=$(members_of "$1" | wc -w) $_chunk --metadata=1.2 \
-		--assume-clean --bitmap=none $(members_of "$1")
+		--assume-clean $_bm $(members_of "$1")
+}
+
+# member_io_sectors: sectors read plus written on md0's members so far
+member_io_sectors() {
+	for _d in $MEMBERS; do
+		cat "/sys/block/${_d#/dev/}/stat"
+	done | awk '{ n += $3 + $7 } END { print n + 0 }'
 }
 
 # fio_region MD WRITE|VERIFY ARGS...: a region's pattern, written or verified
