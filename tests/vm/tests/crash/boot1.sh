@@ -31,7 +31,7 @@ writing() {
 }
 
 nr=$(echo "$ARRAYS" | wc -w)
-ktap_plan $((1 + 4 * nr))
+ktap_plan $((1 + 4 * nr + BITMAP))
 ktap_check "raid$LEVEL: virtio disks $(echo "$MEMBERS $DD_MEMBERS" | sed 's,/dev/,,g')" virtio_disks
 for md in $ARRAYS; do
 	ktap_check "${md#/dev/}: mdadm --create raid$LEVEL --assume-clean ($(members_of "$md" | wc -w) members)" \
@@ -41,6 +41,13 @@ for md in $ARRAYS; do
 	# shellcheck disable=SC2086
 	ktap_check "${md#/dev/}: region A: fio write + verify" fio_region "$md" WRITE $A_ARGS
 done
+# with a bitmap: mdadm --create set every bit; once the daemon cleared
+# them, only what region B dirties below is dirty at the crash
+if [ "$BITMAP" = 1 ]; then
+	# shellcheck disable=SC2086
+	ktap_check "md0: the bitmap is clean before region B" \
+		wait_bitmap_dirty 0 $MEMBERS
+fi
 # a failure so far ends the test with a result instead of a crash
 [ "$KTAP_FAILED" -eq 0 ] || ktap_finish
 # the markers also go straight to the console: the runner's pipe may lag
