@@ -285,16 +285,15 @@ static int sb090_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 			   d->state & (1 << MD_DISK_WRITEMOSTLY));
 		assign_bit(RD_FAILFAST, &rdev->flags,
 			   d->state & (1 << MD_DISK_FAILFAST));
-		if (events == mddev->events &&
-		    (d->state & (1 << MD_DISK_SYNC)) &&
-		    d->raid_disk < mddev->raid_disks)
-			rdev->saved_raid_disk = d->raid_disk;
-		/* with a bitmap: only the chunks dirtied since it left */
 		if ((d->state & (1 << MD_DISK_SYNC)) &&
-		    d->raid_disk < mddev->raid_disks &&
-		    md_bitmap_readd_ok(mddev, events)) {
-			rdev->saved_raid_disk = d->raid_disk;
-			set_bit(RD_BITMAP_READD, &rdev->flags);
+		    d->raid_disk < mddev->raid_disks) {
+			/* with a bitmap: only the chunks dirtied since it left */
+			bool readd = md_bitmap_readd_ok(mddev, events);
+
+			if (readd || events == mddev->events)
+				rdev->saved_raid_disk = d->raid_disk;
+			if (readd)
+				set_bit(RD_BITMAP_READD, &rdev->flags);
 		}
 		return 0;
 	}
