@@ -1992,6 +1992,14 @@ static void r5_set_limits(struct mddev *mddev, struct r5conf *conf)
 	if (!mddev->gendisk)
 		return;
 	q = mddev->gendisk->queue;
+	/*
+	 * Every request is cut into chunks and rows here, so the members'
+	 * request limits (brd: 127 KiB, 128 segments) do not apply to the
+	 * array; stacking them would split a 1 MiB read into nine bios
+	 * before it reaches us.
+	 */
+	blk_queue_max_hw_sectors(q, UINT_MAX);
+	blk_queue_max_segments(q, USHRT_MAX);
 	blk_queue_io_min(q, conf->geo.chunk_sectors << SECTOR_SHIFT);
 	blk_queue_io_opt(q, (conf->geo.chunk_sectors << SECTOR_SHIFT) *
 			 conf->geo.data_disks);
