@@ -67,6 +67,17 @@ preflight() {
 					if ($i ~ /^(raid[0-9]+|linear|multipath|faulty)$/) { print $i; exit } }' <<<"$line")
 				[ -z "$level" ] || [[ " $SERVED_LEVELS " == *" $level "* ]] ||
 					bad+=("$dev: level $level is not served by this stack")
+				[[ "$line" != *"](J)"* ]] ||
+					bad+=("$dev: a write journal is not served by this stack")
+				;;
+			*"super external:"*)
+				bad+=("$dev: external metadata (IMSM/DDF, mdmon) is not served by this stack")
+				;;
+			*"bitmap:"*" file: "*)
+				bad+=("$dev: a file-backed bitmap is not served by this stack (internal bitmaps are)")
+				;;
+			*"reshape ="*)
+				bad+=("$dev: a reshape in progress is not served by this stack")
 				;;
 			esac
 		done < "$MDSTAT"

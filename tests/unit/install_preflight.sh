@@ -26,7 +26,7 @@ case_() {
 }
 
 echo "KTAP version 1"
-echo "1..7"
+echo "1..11"
 case_ "no arrays pass" 0 'preflight: no array' <<'M'
 Personalities :
 unused devices: <none>
@@ -72,6 +72,39 @@ case_ "an inactive array shows no level and passes" 0 'preflight: no array' <<'M
 Personalities :
 md127 : inactive sdb[1](S) sda[0](S)
       2093056 blocks super 1.2
+
+unused devices: <none>
+M
+case_ "a file-backed bitmap is refused and named" 1 'md0: a file-backed bitmap is not served' <<'M'
+Personalities : [raid1]
+md0 : active raid1 sdb[1] sda[0]
+      104791040 blocks super 1.2 [2/2] [UU]
+      bitmap: 1/1 pages [4KB], 65536KB chunk, file: /var/md0.bitmap
+
+unused devices: <none>
+M
+case_ "a raid5 write journal is refused and named" 1 'md1: a write journal is not served' <<'M'
+Personalities : [raid6] [raid5] [raid4]
+md1 : active raid5 sdd[4](J) sdc[2] sdb[1] sda[0]
+      2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/3] [UUU]
+
+unused devices: <none>
+M
+case_ "IMSM external metadata is refused and named" 1 'md126: external metadata' <<'M'
+Personalities : [raid1]
+md126 : active raid1 sda[1] sdb[0]
+      976759808 blocks super external:/md127/0 [2/2] [UU]
+
+md127 : inactive sdb[1](S) sda[0](S)
+      5288 blocks super external:imsm
+
+unused devices: <none>
+M
+case_ "a reshape in progress is refused and named" 1 'md0: a reshape in progress' <<'M'
+Personalities : [raid6] [raid5] [raid4]
+md0 : active raid5 sdd[3] sdc[2] sdb[1] sda[0]
+      2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [4/4] [UUUU]
+      [==>..................]  reshape = 12.5% (131072/1046528) finish=1.0min speed=13107K/sec
 
 unused devices: <none>
 M
