@@ -300,7 +300,7 @@ static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 		struct r5dev *dev = &sh->dev[i];
 
 		dev->flags = 0;
-		dev->role = r5g_dev_role(&conf->geo, &sh->row, i);
+		dev->role = r5g_dev_role(&sh->row, i);
 		dev->slot = dev->role >= 0 ?
 			    r5g_syndrome_slot(&conf->geo, &sh->row, i) : -1;
 	}
@@ -506,19 +506,34 @@ static void r5_xor_others(struct r5conf *conf, struct r5stripe *sh,
 	r5_xor(dest, conf->ptrs + 1, n - 1);
 }
 
-/* RAID6: P and Q of the data pages into @p and @q. */
-static void r5_gen_pq(struct r5conf *conf, struct r5stripe *sh, void *p,
-		      void *q)
+/*
+ * RAID6: the data pages of @sh into conf->ptrs in syndrome order; slots
+ * no data member fills (DDF: where P and Q sit) read as zeroes.  Returns
+ * the syndrome width: P goes in slot width - 2, Q in width - 1.
+ */
+static int r5_syndrome_data(struct r5conf *conf, struct r5stripe *sh)
 {
-	int d = conf->geo.data_disks, i;
+	int width = r5g_syndrome_width(&conf->geo), i;
 
+	if (conf->geo.ddf)
+		for (i = 0; i < width - 2; i++)
+			conf->ptrs[i] = page_address(ZERO_PAGE(0));
 	for (i = 0; i < conf->raid_disks; i++)
 		if (sh->dev[i].role >= 0)
 			conf->ptrs[sh->dev[i].slot] =
 				page_address(sh->dev[i].page);
-	conf->ptrs[d] = p;
-	conf->ptrs[d + 1] = q;
-	raid6_call.gen_syndrome(conf->raid_disks, PAGE_SIZE, conf->ptrs);
+	return width;
+}
+
+/* RAID6: P and Q of the data pages into @p and @q. */
+static void r5_gen_pq(struct r5conf *conf, struct r5stripe *sh, void *p,
+		      void *q)
+{
+	int width = r5_syndrome_data(conf, sh);
+
+	conf->ptrs[width - 2] = p;
+	conf->ptrs[width - 1] = q;
+	raid6_call.gen_syndrome(width, PAGE_SIZE, conf->ptrs);
 }
 
 /* Parity of the data pages into P (and Q) of @sh. */
@@ -533,18 +548,14 @@ static void r5_compute_parity(struct r5conf *conf, struct r5stripe *sh)
 		r5_xor_others(conf, sh, page_address(p->page), sh->row.pd);
 }
 
-/* RAID6 pointer array in syndrome order, P and Q last. */
-static void r5_syndrome_ptrs(struct r5conf *conf, struct r5stripe *sh)
+/* RAID6 pointer array in syndrome order, P and Q last; its width. */
+static int r5_syndrome_ptrs(struct r5conf *conf, struct r5stripe *sh)
 {
-	int d = conf->geo.data_disks, i;
+	int width = r5_syndrome_data(conf, sh);
 
-	for (i = 0; i < conf->raid_disks; i++) {
-		int role = sh->dev[i].role;
-
-		conf->ptrs[role >= 0 ? sh->dev[i].slot :
-			   role == R5G_P ? d : d + 1] =
-			page_address(sh->dev[i].page);
-	}
+	conf->ptrs[width - 2] = page_address(sh->dev[sh->row.pd].page);
+	conf->ptrs[width - 1] = page_address(sh->dev[sh->row.qd].page);
+	return width;
 }
 
 /*
@@ -586,12 +597,10 @@ static void r5_reconstruct(struct r5conf *conf, struct r5stripe *sh, int a,
 		r5_gen_pq(conf, sh, p_lost ? page_address(sh->dev[pd].page) : s0,
 			  q_lost ? page_address(sh->dev[qd].page) : s1);
 	} else if (rb == R5G_P) {
-		r5_syndrome_ptrs(conf, sh);
-		raid6_datap_recov(conf->raid_disks, PAGE_SIZE,
+		raid6_datap_recov(r5_syndrome_ptrs(conf, sh), PAGE_SIZE,
 				  sh->dev[a].slot, conf->ptrs);
 	} else {
-		r5_syndrome_ptrs(conf, sh);
-		raid6_2data_recov(conf->raid_disks, PAGE_SIZE,
+		raid6_2data_recov(r5_syndrome_ptrs(conf, sh), PAGE_SIZE,
 				  min(sh->dev[a].slot, sh->dev[b].slot),
 				  max(sh->dev[a].slot, sh->dev[b].slot),
 				  conf->ptrs);
@@ -2105,8 +2114,8 @@ static int raid5_run(struct mddev *mddev)
 	conf->hash = kcalloc(R5_HASH_SIZE, sizeof(*conf->hash), GFP_KERNEL);
 	if (!conf->hash)
 		goto free_disks;
-	conf->ptrs = kcalloc(conf->raid_disks + 2, sizeof(*conf->ptrs),
-			     GFP_KERNEL);
+	conf->ptrs = kcalloc(r5g_syndrome_width(&conf->geo),
+			     sizeof(*conf->ptrs), GFP_KERNEL);
 	if (!conf->ptrs)
 		goto free_hash;
 	conf->scratch[0] = alloc_page(GFP_KERNEL);

@@ -12,9 +12,14 @@
  *             layouts are the RAID5 layout over all but the last member,
  *             which holds Q.
  *   symmetric data chunk 0 is on the member after the parity block(s),
- *             the rest follow, wrapping over the rotation's members;
+ *             the rest follow, wrapping over the rotation's members
+ *             (after Q too when Q follows P);
  *             otherwise ("asymmetric", and the fixed-parity layouts) data
  *             chunks fill the non-parity members in member order.
+ *             The DDF layouts are rotations of the same kind: P right-
+ *             asymmetric with Q after it (zero-restart), P left-
+ *             asymmetric one row ahead with Q after it (N-restart), P
+ *             left with Q before it and data symmetric (N-continue).
  * Everything else (data member of chunk k, the inverse, the syndrome
  * slot) is derived from those four numbers by one rule each, so there is
  * no per-layout special case to get wrong twice.  tests/unit/r5_geom.c
@@ -35,6 +40,8 @@ static bool r5g_layout_ok(int level, int layout)
 	case 6:
 		return (layout >= R5G_LEFT_ASYMMETRIC &&
 			layout <= R5G_PARITY_LAST) ||
+		       (layout >= R5G_DDF_ZERO_RESTART &&
+			layout <= R5G_DDF_N_CONTINUE) ||
 		       (layout >= R5G_LEFT_ASYMMETRIC_6 &&
 			layout <= R5G_PARITY_FIRST_6);
 	}
@@ -50,10 +57,7 @@ int r5g_init(struct r5geom *g, int level, int layout, int raid_disks,
 	if (level != 4 && level != 5 && level != 6)
 		*why = "level is not 4, 5 or 6";
 	else if (!r5g_layout_ok(level, layout))
-		*why = level == 6 && layout >= R5G_DDF_ZERO_RESTART &&
-		       layout <= R5G_DDF_N_CONTINUE ?
-		       "DDF layouts are not supported" :
-		       "unknown or unsupported layout";
+		*why = "unknown or unsupported layout";
 	else if (raid_disks < parity + 2)
 		*why = level == 6 ? "RAID6 needs at least 4 members" :
 		       "RAID4/5 need at least 3 members";
@@ -70,6 +74,8 @@ int r5g_init(struct r5geom *g, int level, int layout, int raid_disks,
 	g->max_degraded = parity;
 	g->data_disks = raid_disks - parity;
 	g->chunk_sectors = chunk_sectors;
+	g->ddf = level == 6 && layout >= R5G_DDF_ZERO_RESTART &&
+		 layout <= R5G_DDF_N_CONTINUE;
 	return 0;
 }
 
@@ -125,6 +131,18 @@ void r5g_row(const struct r5geom *g, u64 row, struct r5g_row *r)
 		return;
 	}
 	switch (g->layout) {
+	case R5G_DDF_ZERO_RESTART:
+		r5g_rotate(R5G_RIGHT_ASYMMETRIC, row, n, r);
+		r->qd = (r->pd + 1) % n;
+		break;
+	case R5G_DDF_N_RESTART:
+		r5g_rotate(R5G_LEFT_ASYMMETRIC, row + 1, n, r);
+		r->qd = (r->pd + 1) % n;
+		break;
+	case R5G_DDF_N_CONTINUE:
+		r5g_rotate(R5G_LEFT_SYMMETRIC, row, n, r);
+		r->qd = (r->pd + n - 1) % n;
+		break;
 	case R5G_PARITY_FIRST:
 		r->pd = 0;
 		r->qd = 1;
@@ -148,17 +166,24 @@ static bool r5g_is_parity(const struct r5g_row *r, int dev)
 	return dev == r->pd || dev == r->qd;
 }
 
+/* Symmetric layouts: the member holding data chunk 0 of the row. */
+static int r5g_first_data(const struct r5g_row *r)
+{
+	int first = (r->pd + 1) % r->span;
+
+	/* a rotating Q right after P (never the fixed Q of "-6") */
+	if (r->qd == first)
+		first = (first + 1) % r->span;
+	return first;
+}
+
 int r5g_data_dev(const struct r5geom *g, const struct r5g_row *r, int k)
 {
 	int dev;
 
 	if (r->symmetric) {
 		/* after the parity block(s) of the rotation, wrapping */
-		int first = r->pd + 1;
-
-		if (r->qd >= 0 && r->span == g->raid_disks)
-			first++;	/* rotating Q follows P */
-		return (first + k) % r->span;
+		return (r5g_first_data(r) + k) % r->span;
 	}
 	/* the k-th non-parity member in member order */
 	for (dev = 0; dev < g->raid_disks; dev++) {
@@ -170,7 +195,7 @@ int r5g_data_dev(const struct r5geom *g, const struct r5g_row *r, int k)
 	return -1;
 }
 
-int r5g_dev_role(const struct r5geom *g, const struct r5g_row *r, int dev)
+int r5g_dev_role(const struct r5g_row *r, int dev)
 {
 	int k;
 
@@ -178,14 +203,9 @@ int r5g_dev_role(const struct r5geom *g, const struct r5g_row *r, int dev)
 		return R5G_P;
 	if (dev == r->qd)
 		return R5G_Q;
-	if (r->symmetric) {
-		int first = r->pd + 1;
-
-		if (r->qd >= 0 && r->span == g->raid_disks)
-			first++;
-		return ((dev - first) % r->span + r->span) %
+	if (r->symmetric)
+		return ((dev - r5g_first_data(r)) % r->span + r->span) %
 		       r->span;
-	}
 	for (k = 0; dev > 0; dev--)
 		if (!r5g_is_parity(r, dev - 1))
 			k++;
@@ -199,6 +219,8 @@ int r5g_syndrome_slot(const struct r5geom *g, const struct r5g_row *r,
 	int start = r->qd == n - 1 ? 0 : r->qd + 1;
 	int i, slot = 0;
 
+	if (g->ddf)
+		return dev;
 	for (i = start; i != dev; i = (i + 1) % n)
 		if (!r5g_is_parity(r, i))
 			slot++;
@@ -228,7 +250,7 @@ s64 r5g_unmap(const struct r5geom *g, u64 member_sector, int dev)
 
 	row = div_u64_rem(member_sector, g->chunk_sectors, &offset);
 	r5g_row(g, row, &r);
-	k = r5g_dev_role(g, &r, dev);
+	k = r5g_dev_role(&r, dev);
 	if (k < 0)
 		return -1;
 	return (s64)((row * g->data_disks + k) * g->chunk_sectors + offset);

@@ -16,7 +16,10 @@
  * the member after Q (member 0 when Q is the last one), data members
  * take slots 0, 1, ... in the order met; that is the order md has
  * always fed them to the syndrome, and it differs from k for the
- * asymmetric layouts.
+ * asymmetric layouts.  The DDF layouts (SNIA DDF's RAID6 rotations)
+ * instead give each data member its member number as slot, so the
+ * syndrome runs over raid_disks slots of which the two holding P and Q
+ * count as zero pages: r5g_syndrome_width() is then raid_disks + 2.
  */
 #ifndef _MD_RAID5_GEOM_H
 #define _MD_RAID5_GEOM_H
@@ -31,7 +34,10 @@ enum r5g_layout {
 	R5G_RIGHT_SYMMETRIC	= 3,
 	R5G_PARITY_FIRST	= 4,
 	R5G_PARITY_LAST		= 5,
-	/* RAID6 DDF layouts: refused */
+	/* RAID6 DDF layouts: P right-asymmetric, Q after P; P left-
+	 * asymmetric from row -1, Q after P; P left, Q before P, data
+	 * symmetric after P
+	 */
 	R5G_DDF_ZERO_RESTART	= 8,
 	R5G_DDF_N_RESTART	= 9,
 	R5G_DDF_N_CONTINUE	= 10,
@@ -54,6 +60,7 @@ struct r5geom {
 	int data_disks;		/* raid_disks - max_degraded */
 	int max_degraded;	/* 1 for RAID4/5, 2 for RAID6 */
 	u32 chunk_sectors;	/* power of two */
+	bool ddf;		/* a DDF layout: syndrome slot = member */
 };
 
 /* Parity placement of one row. */
@@ -76,10 +83,18 @@ void r5g_row(const struct r5geom *g, u64 row, struct r5g_row *r);
 /* Member holding data chunk @k of a row. */
 int r5g_data_dev(const struct r5geom *g, const struct r5g_row *r, int k);
 /* Data index of member @dev in a row, or R5G_P / R5G_Q. */
-int r5g_dev_role(const struct r5geom *g, const struct r5g_row *r, int dev);
+int r5g_dev_role(const struct r5g_row *r, int dev);
 /* RAID6 syndrome slot of data member @dev (see the file comment). */
 int r5g_syndrome_slot(const struct r5geom *g, const struct r5g_row *r,
 		      int dev);
+/*
+ * RAID6: blocks the syndrome is computed over, P and Q included (they
+ * take the last two); slots no data member has are zero pages.
+ */
+static inline int r5g_syndrome_width(const struct r5geom *g)
+{
+	return g->ddf ? g->raid_disks + 2 : g->raid_disks;
+}
 
 /* Array sector -> member and member sector (sector within the member's data). */
 void r5g_map(const struct r5geom *g, u64 array_sector, int *dev,

@@ -91,6 +91,13 @@ static const struct picture pictures[] = {
 	{ 6, R5G_LEFT_SYMMETRIC_6, 5, { "D0 D1 D2 P Q", "D4 D5 P D3 Q",
 	  "D8 P D6 D7 Q", "P D9 D10 D11 Q" } },
 	{ 6, R5G_PARITY_FIRST_6, 4, { "P D0 D1 Q", "P D2 D3 Q" } },
+	/* DDF: rotations of SNIA DDF 2.0's RAID-6 (PRL 06) */
+	{ 6, R5G_DDF_ZERO_RESTART, 5, { "P Q D0 D1 D2", "D3 P Q D4 D5",
+	  "D6 D7 P Q D8", "D9 D10 D11 P Q", "Q D12 D13 D14 P" } },
+	{ 6, R5G_DDF_N_RESTART, 5, { "D0 D1 D2 P Q", "D3 D4 P Q D5",
+	  "D6 P Q D7 D8", "P Q D9 D10 D11", "Q D12 D13 D14 P" } },
+	{ 6, R5G_DDF_N_CONTINUE, 5, { "D0 D1 D2 Q P", "D4 D5 Q P D3",
+	  "D8 Q P D6 D7", "Q P D9 D10 D11", "P D12 D13 D14 Q" } },
 };
 
 static void check_pictures(void)
@@ -150,11 +157,17 @@ static bool check_geometry(const struct r5geom *g)
 			if (dev < 0 || dev >= n || seen[dev])
 				return false;
 			seen[dev] = 1;
-			if (r5g_dev_role(g, &r, dev) != k)
+			if (r5g_dev_role(&r, dev) != k)
 				return false;
 			if (g->level == 6) {
 				int slot = r5g_syndrome_slot(g, &r, dev);
 
+				/* DDF: the member number, P and Q slots zero */
+				if (g->ddf) {
+					if (slot != dev)
+						return false;
+					continue;
+				}
 				if (slot < 0 || slot >= g->data_disks)
 					return false;
 				if (is_identity_slot(g) && slot != k)
@@ -162,11 +175,12 @@ static bool check_geometry(const struct r5geom *g)
 				slots |= 1u << slot;
 			}
 		}
-		if (g->level == 6 && slots != (1u << g->data_disks) - 1)
+		if (g->level == 6 && !g->ddf &&
+		    slots != (1u << g->data_disks) - 1)
 			return false;
-		if (r5g_dev_role(g, &r, r.pd) != R5G_P)
+		if (r5g_dev_role(&r, r.pd) != R5G_P)
 			return false;
-		if (g->level == 6 && r5g_dev_role(g, &r, r.qd) != R5G_Q)
+		if (g->level == 6 && r5g_dev_role(&r, r.qd) != R5G_Q)
 			return false;
 	}
 	/* map/unmap are inverse over every sector of those rows */
@@ -184,7 +198,8 @@ static bool check_geometry(const struct r5geom *g)
 
 static void check_all(void)
 {
-	static const int layouts[] = { 0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 20 };
+	static const int layouts[] = { 0, 1, 2, 3, 4, 5, 8, 9, 10,
+					16, 17, 18, 19, 20 };
 	int level, n, did = 0, bad = 0;
 	const char *why;
 	size_t i;
@@ -204,7 +219,7 @@ static void check_all(void)
 					       level, layouts[i], n);
 				}
 			}
-	ok(did == 2 * 8 + 6 * 8 + 11 * 7 && !bad,
+	ok(did == 2 * 8 + 6 * 8 + 14 * 7 && !bad,
 	   "every supported geometry is a bijection", "");
 }
 
@@ -213,8 +228,8 @@ static void check_refusals(void)
 	static const int bad[][4] = {
 		/* level, layout, disks, chunk */
 		{ 1, 0, 3, 128 }, { 0, 0, 3, 128 }, { 5, 6, 4, 128 },
-		{ 5, 16, 4, 128 }, { 6, 8, 5, 128 }, { 6, 9, 5, 128 },
-		{ 6, 10, 5, 128 }, { 6, 21, 5, 128 }, { 4, 1, 4, 128 },
+		{ 5, 16, 4, 128 }, { 5, 8, 4, 128 }, { 5, 10, 4, 128 },
+		{ 6, 11, 5, 128 }, { 6, 21, 5, 128 }, { 4, 1, 4, 128 },
 		{ 5, 2, 2, 128 }, { 6, 2, 3, 128 }, { 5, 2, 4, 0 },
 		{ 5, 2, 4, 96 }, { 5, 2, 4, 4 },
 	};
