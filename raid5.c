@@ -61,9 +61,9 @@
  * raid6_pq libraries only.
  *
  * Locking: see raid5.h; no lock nests in another, and the only sleeping
- * waits are in make_request and the sync thread (for a free stripe, a
- * mempool element or the end of a quiesce), never in the worker, which
- * all progress depends on.
+ * waits are in make_request, the flush worker and the sync thread (for
+ * a member flush, a free stripe, a mempool element or the end of a
+ * quiesce), never in the stripe worker, which all progress depends on.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
@@ -1566,17 +1566,11 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		return;
 	}
 	if (bio->bi_opf & REQ_PREFLUSH) {
-		r5_enter(conf);
-		r5_flush_members(conf);
-		r5_leave(conf);
-		if (!bio_sectors(bio)) {
-			unsigned long start = md_io_start(mddev, bio);
-
-			md_io_end(mddev, bio, start);
-			bio_endio(bio);
-			return;
-		}
-		bio->bi_opf &= ~REQ_PREFLUSH;
+		spin_lock_irq(&conf->lock);
+		bio_list_add(&conf->flushes, bio);
+		spin_unlock_irq(&conf->lock);
+		queue_work(conf->flush_wq, &conf->flush_work);
+		return;
 	}
 	write = bio_op(bio) == REQ_OP_WRITE;
 	if (write)
@@ -1605,6 +1599,48 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 	}
 	blk_finish_plug(&plug);
 	r5_req_put(req);	/* the bias */
+}
+
+/*
+ * A PREFLUSH bio arrives in submit_bio context, where a bio sent to a
+ * member only queues on current->bio_list until make_request returns:
+ * waiting there for the members' flushes never ends (loop members hang;
+ * brd has no write cache, so the block layer ends its flushes at once).
+ * So the flush waits here, on its own workqueue (raid5_work may be what
+ * a data part waits for, a free stripe), and the data, if any, goes on
+ * after it.  One round of member flushes serves every bio queued before
+ * the round began: their writes had completed when they were queued.
+ */
+static void r5_flush_work(struct work_struct *work)
+{
+	struct r5conf *conf = container_of(work, struct r5conf, flush_work);
+	struct mddev *mddev = conf->mddev;
+	struct bio_list batch;
+	struct bio *bio;
+
+	for (;;) {
+		spin_lock_irq(&conf->lock);
+		batch = conf->flushes;
+		bio_list_init(&conf->flushes);
+		spin_unlock_irq(&conf->lock);
+		if (bio_list_empty(&batch))
+			return;
+		r5_enter(conf);
+		r5_flush_members(conf);
+		r5_leave(conf);
+		while ((bio = bio_list_pop(&batch))) {
+			unsigned long start;
+
+			if (bio_sectors(bio)) {
+				bio->bi_opf &= ~REQ_PREFLUSH;
+				raid5_make_request(mddev, bio);
+				continue;
+			}
+			start = md_io_start(mddev, bio);
+			md_io_end(mddev, bio, start);
+			bio_endio(bio);
+		}
+	}
 }
 
 /* ---- sync ------------------------------------------------------------- */
@@ -1946,6 +1982,12 @@ static void raid5_quiesce(struct mddev *mddev, int quiesce)
 {
 	struct r5conf *conf = mddev->private;
 
+	/*
+	 * Flushes queued by make_request calls that have returned are
+	 * requests too: they go on (and are counted) before the gate shuts.
+	 */
+	if (quiesce)
+		flush_work(&conf->flush_work);
 	spin_lock_irq(&conf->lock);
 	WRITE_ONCE(conf->quiesced, !!quiesce);
 	spin_unlock_irq(&conf->lock);
@@ -1981,6 +2023,7 @@ static void r5_free_stripes(struct r5conf *conf)
 
 static void raid5_free_conf(struct r5conf *conf)
 {
+	destroy_workqueue(conf->flush_wq);
 	destroy_workqueue(conf->wq);
 	r5_free_stripes(conf);
 	bioset_exit(&conf->bs);
@@ -2105,6 +2148,8 @@ static int raid5_run(struct mddev *mddev)
 	INIT_LIST_HEAD(&conf->retry);
 	atomic_set(&conf->nr_reqs, 0);
 	INIT_WORK(&conf->work, raid5_work);
+	bio_list_init(&conf->flushes);
+	INIT_WORK(&conf->flush_work, r5_flush_work);
 
 	ret = -ENOMEM;
 	conf->disks = kcalloc(conf->raid_disks, sizeof(*conf->disks),
@@ -2141,13 +2186,17 @@ static int raid5_run(struct mddev *mddev)
 					   mdname(mddev));
 	if (!conf->wq)
 		goto exit_bs;
+	conf->flush_wq = alloc_workqueue("%s_r5flush", WQ_MEM_RECLAIM, 1,
+					 mdname(mddev));
+	if (!conf->flush_wq)
+		goto destroy_wq;
 
 	ret = r5_attach_members(mddev, conf);
 	if (ret)
-		goto destroy_wq;
+		goto destroy_flush_wq;
 	ret = r5_check_start(mddev, conf);
 	if (ret)
-		goto destroy_wq;
+		goto destroy_flush_wq;
 
 	mddev->private = conf;
 	spin_lock_irqsave(&mddev->lock, flags);
@@ -2164,6 +2213,8 @@ static int raid5_run(struct mddev *mddev)
 		mddev->layout);
 	return 0;
 
+destroy_flush_wq:
+	destroy_workqueue(conf->flush_wq);
 destroy_wq:
 	destroy_workqueue(conf->wq);
 exit_bs:

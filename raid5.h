@@ -4,8 +4,8 @@
  *
  * Locking summary (details beside each field; raid5.c "Locking"):
  *   conf->lock      irq-safe spinlock: the stripe cache (hash, inactive
- *                   LRU, counts, limit), the handle list, the retry list
- *                   and every r5stripe.count/.lru.
+ *                   LRU, counts, limit), the handle list, the retry list,
+ *                   the queued flushes and every r5stripe.count/.lru.
  *   sh->lock        irq-safe spinlock: the pieces a stripe has not taken
  *                   yet (r5dev.toread/towrite), its pending sync request,
  *                   its reread mask and the R5S_HANDLING bit.  Never nested with
@@ -195,6 +195,10 @@ struct r5conf {
 
 	struct workqueue_struct *wq;	/* ordered: the only owner */
 	struct work_struct work;
+	/* PREFLUSH bios waiting for flush_work; conf->lock */
+	struct bio_list flushes;
+	struct workqueue_struct *flush_wq;
+	struct work_struct flush_work;
 	/* worker only: compare pages and the syndrome pointer array */
 	struct page *scratch[2];
 	void **ptrs;

@@ -56,7 +56,7 @@ GUEST_MODULES="md-mod raid0 raid1 raid10 raid456 linear brd null_blk loop config
 	dm-mod dm-flakey dm-delay raid6_pq xor async_tx async_memcpy async_xor async_pq
 	async_raid6_recov libcrc32c virtio_pci virtio_blk"
 
-GUEST_BINS="/bin/busybox /sbin/mdadm /usr/bin/fio /sbin/dmsetup"
+GUEST_BINS="/bin/busybox /sbin/mdadm /usr/bin/fio /sbin/dmsetup /sbin/mke2fs"
 
 _copy_with_libs() { # $1=binary $2=staging root
 	local bin=$1 root=$2 lib
@@ -76,7 +76,7 @@ build_base() {
 		cat "${BASH_SOURCE[0]}"
 		# shellcheck disable=SC2086
 		ls -lL $GUEST_BINS
-		dpkg-query -W busybox-static mdadm fio dmsetup 2>/dev/null
+		dpkg-query -W busybox-static mdadm fio dmsetup e2fsprogs 2>/dev/null
 	} | sha1sum | cut -c1-12)
 	BASE=$CACHE/initramfs/base-$key.cpio.gz
 	[ -e "$BASE" ] && return 0
@@ -91,6 +91,9 @@ build_base() {
 	_copy_with_libs /sbin/mdadm "$root"
 	_copy_with_libs /usr/bin/fio "$root"
 	_copy_with_libs /sbin/dmsetup "$root"
+	# e2fsprogs' mke2fs (ext4), not busybox's applet of that name
+	rm -f "$root/sbin/mke2fs"
+	_copy_with_libs /sbin/mke2fs "$root"
 	echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 	echo "root:x:0:" > "$root/etc/group"
 	: > "$root/etc/mdadm.conf"

@@ -14,7 +14,7 @@ SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 
-PKGS=(qemu-system-x86 busybox-static mdadm fio cpio spin gnuplot-nox sparse
+PKGS=(qemu-system-x86 busybox-static mdadm fio e2fsprogs cpio spin gnuplot-nox sparse
       linux-source-6.1 xz-utils gzip make gcc libc6-dev python3 kmod dmsetup
       ca-certificates dkms
       git)
