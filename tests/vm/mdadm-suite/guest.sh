@@ -69,6 +69,13 @@ else
 fi
 
 while IFS='	' read -r name note; do
+	tmo=$TMO
+	case "$note" in
+	timeout=*)
+		tmo=${note#timeout=}
+		tmo=${tmo%%[!0-9]*}
+		note=$(echo "${note#timeout="$tmo"}" | sed 's/^[[:space:]]*//') ;;
+	esac
 	case "$note" in
 	skip:*)
 		result "$name" skip 0 "$(echo "${note#skip:}" | sed 's/^ *//')"
@@ -89,20 +96,25 @@ while IFS='	' read -r name note; do
 	echo "# ---- $name"
 	n0=$(wc -l < /tmp/kmsg.all)
 	t0=$(now)
-	(cd "$SUITE" && exec timeout -s KILL "$TMO" bash ./test --tests="$name" \
+	(cd "$SUITE" && exec timeout -s KILL "$tmo" bash ./test --tests="$name" \
 		--keep-going --save-logs --logdir="$OUT") > "$OUT/$name.out" 2>&1
 	rc=$?
 	secs=$(elapsed "$t0")
 	# a killed test left its set -x log where the suite keeps it
 	[ -e "$OUT/$name.log" ] || cp /var/tmp/log "$OUT/$name.log" 2>/dev/null
 	rm -f /var/tmp/log /var/tmp/stderr
+	# a hung test: put the blocked tasks' stacks in its kernel log
+	if awk -v s="$secs" -v t="$tmo" 'BEGIN { exit !(s >= t) }'; then
+		echo w > /proc/sysrq-trigger
+		sleep 1
+	fi
 	tidy
 	sleep 0.5
 	n1=$(wc -l < /tmp/kmsg.all)
 	sed -n "$((n0 + 1)),${n1}p" /tmp/kmsg.all > "$OUT/$name.kernel.log"
 	splat=$(grep -aEf /harness/splat-re "$OUT/$name.kernel.log" | head -n1)
-	if awk -v s="$secs" -v t="$TMO" 'BEGIN { exit !(s >= t) }'; then
-		st=fail why="timeout after ${TMO}s"
+	if awk -v s="$secs" -v t="$tmo" 'BEGIN { exit !(s >= t) }'; then
+		st=fail why="timeout after ${tmo}s"
 	elif [ "$rc" = 0 ] && grep -q "tests/$name\.\.\. succeeded" "$OUT/$name.out"; then
 		st=pass why=
 	else
