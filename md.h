@@ -293,9 +293,10 @@ struct md_personality {
 	int (*resize_disks)(struct mddev *mddev, int raid_disks);
 	/*
 	 * The array maps straight onto the members' first dev_sectors
-	 * (raid1): the core may change dev_sectors while the array runs
-	 * (mdadm --grow --size), with the array suspended and no sync
-	 * thread, and resyncs what growing added.
+	 * (raid1; raid4/5/6, whose rows are numbered by member sector):
+	 * the core may change dev_sectors while the array runs (mdadm
+	 * --grow --size), with the array suspended and no sync thread,
+	 * and resyncs what growing added.
 	 */
 	bool resize_in_place;
 };

@@ -428,6 +428,12 @@ void md_bitmap_endwrite(struct md_bitmap *bm, sector_t sector,
 }
 EXPORT_SYMBOL_GPL(md_bitmap_endwrite);
 
+bool md_bitmap_covers(struct md_bitmap *bm, sector_t sectors)
+{
+	/* chunks and chunk_shift are fixed while the bitmap exists */
+	return sectors <= (sector_t)bm->chunks << bm->chunk_shift;
+}
+
 bool md_bitmap_chunk_clean(struct md_bitmap *bm, sector_t sector,
 			   sector_t *sectors)
 {

@@ -1525,6 +1525,14 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 		if (!sectors)
 			return -EINVAL;
 	}
+	if (mddev->level >= 4 && mddev->level <= 6 && mddev->chunk_sectors) {
+		/* raid4/5/6: whole chunks only, as in-tree; raid1 as asked */
+		sector_t rest = sectors;
+
+		sectors -= sector_div(rest, mddev->chunk_sectors);
+		if (!sectors)
+			return -EINVAL;
+	}
 	if (sectors == old)
 		return 0;
 	if (!mddev->pers->resize_in_place || !mddev->pers->size) {
@@ -1536,6 +1544,16 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 		return -EROFS;
 	if (test_bit(MDR_RUNNING, &mddev->recovery))
 		return -EBUSY;
+	/*
+	 * The bitmap is not resized: growing past the chunks it has would
+	 * leave writes there untracked.  EBUSY is what mdadm expects then
+	 * ("Bitmap must be removed before size can be changed").
+	 */
+	if (mddev->bitmap && !md_bitmap_covers(mddev->bitmap, sectors)) {
+		pr_warn("md: %s: the bitmap does not cover %llu sectors per member; remove it to grow\n",
+			mdname(mddev), (u64)sectors);
+		return -EBUSY;
+	}
 	rdev_for_each(rdev, mddev) {
 		if (test_bit(RD_FAULTY, &rdev->flags) || rdev->sectors >= sectors)
 			continue;

@@ -2262,6 +2262,7 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	.sync_request	= raid5_sync_request,		\
 	.size		= raid5_size,			\
 	.quiesce	= raid5_quiesce,		\
+	.resize_in_place = true,			\
 }
 
 static struct md_personality raid4_personality = R5_PERSONALITY("raid4", 4);

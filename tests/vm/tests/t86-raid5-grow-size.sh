@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# TIMEOUT: 600
+#
+# The component size of a running RAID5 and RAID6 changes in place
+# (mdadm's 02r6grow): rows are numbered by member sector, so adding
+# rows at the end moves no data.  `--grow --size max` grows the array
+# to what every member allows and resyncs the added rows (a member holds
+# other bytes there beforehand: a check afterwards finds no mismatch
+# only if they were resynced), the data below stays intact and the new
+# part takes verified writes; md/component_size rounds a size down to
+# whole chunks, refuses one no member has room for (ENOSPC) or garbage
+# (EINVAL) and changes nothing then; `--grow --size N` shrinks without a
+# sync; the size is in the superblocks across stop/assemble.
+. /harness/lib.sh
+
+MD=/dev/md0
+SYS=/sys/block/md0/md
+HALF=32768	# KiB per member
+NOTCHUNK=40010	# KiB: 40000 is the 64 KiB multiple below it
+
+write_pattern() {
+	dd if=/dev/urandom of=/tmp/t86.pat bs=1M count=8 2>/dev/null &&
+	dd if=/tmp/t86.pat of=$MD bs=1M oflag=direct 2>/dev/null &&
+	md5sum < /tmp/t86.pat > /tmp/t86.sum
+}
+
+pattern_intact() {
+	dd if=$MD bs=1M count=8 iflag=direct 2>/dev/null | md5sum | cmp - /tmp/t86.sum
+}
+
+# the last member differs from the others past 40 MiB (outside the
+# half-size array): only a resync of the grown rows makes parity agree
+brd_scribbled() { # N
+	brd_setup "$1" 65536 &&
+	dd if=/dev/urandom of="/dev/ram$(($1 - 1))" bs=1M seek=40 count=16 \
+		oflag=direct 2>/dev/null
+}
+
+size_is() { # KiB per member, data members
+	_s=$(cat $SYS/component_size)
+	_b=$(blockdev --getsize64 $MD)
+	echo "component_size $_s, md0 $_b bytes"
+	[ "$_s" = "$1" ] && [ "$_b" = $(($1 * 1024 * $2)) ]
+}
+
+grown_to_max() { # data members
+	mdadm --grow $MD --size max || return 1
+	sleep 1
+	wait_resync md0 300 || return 1
+	_s=$(cat $SYS/component_size)
+	echo "component_size $_s"
+	[ "$_s" -gt $((HALF + 16384)) ] && [ $((_s % 64)) = 0 ] &&
+	[ "$(blockdev --getsize64 $MD)" = $((_s * 1024 * $1)) ]
+}
+
+# fio verify in the grown part: from the old end of the array
+grown_part_verifies() { # data members
+	(cd /tmp && fio --name=grown --filename=$MD --rw=randwrite --bs=16k \
+		--ioengine=libaio --iodepth=16 --direct=1 \
+		--offset=$((HALF * 1024 * $1)) --size=8M --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --randrepeat=1 --randseed=86 \
+		--verify_state_save=0 --eta=never) > /tmp/fio.out 2>&1
+	fio_log_ok $?
+}
+
+rounds_to_chunks() { # data members
+	echo $NOTCHUNK > $SYS/component_size || return 1
+	sleep 1
+	wait_resync md0 300 || return 1
+	size_is 40000 "$1"
+}
+
+shrink_no_sync() {
+	mdadm --grow $MD --size $HALF || return 1
+	sleep 0.5
+	echo "sync_action $(cat $SYS/sync_action)"
+	[ "$(cat $SYS/sync_action)" = idle ]
+}
+
+examine_used_size() { # DEV KiB
+	_u=$(mdadm --examine "$1" | md_field "Used Dev Size" | awk '{ print $1 }')
+	echo "$1: Used Dev Size $_u sectors"
+	[ "$_u" = $(($2 * 2)) ]
+}
+
+members() { # N
+	_l='' _i=0
+	while [ $_i -lt "$1" ]; do _l="$_l /dev/ram$_i"; _i=$((_i + 1)); done
+	echo "$_l"
+}
+
+# shellcheck disable=SC2046
+create_half() { # LEVEL N
+	mdadm --create $MD --run --level="$1" --raid-devices="$2" --chunk=64 \
+		--metadata=1.2 --size=$HALF $(members "$2") && wait_resync md0 300
+}
+
+stopped_records() { mdadm --stop $MD && examine_used_size /dev/ram0 $HALF; }
+# shellcheck disable=SC2046
+assembled_intact() { # N data
+	mdadm --assemble $MD $(members "$1") && size_is $HALF "$2" && pattern_intact
+}
+
+# grow_case LEVEL MEMBERS
+grow_case() {
+	gc_l=$1 gc_n=$2
+	gc_d=$((gc_n - 1))
+	[ "$gc_l" = 6 ] && gc_d=$((gc_n - 2))
+	gc_w="raid$gc_l, $gc_n members"
+	ktap_check "$gc_w: brd, the last member differs past 40 MiB" \
+		brd_scribbled $gc_n
+	ktap_check "$gc_w: --size $HALF KiB, initial sync" create_half $gc_l $gc_n
+	ktap_check "$gc_w: md0 is $HALF KiB per member" size_is $HALF $gc_d
+	ktap_check "$gc_w: 8 MiB pattern written" write_pattern
+	ktap_check "$gc_w: component_size beyond the members: ENOSPC, unchanged" \
+		sysfs_expect_errno 28 $SYS/component_size 1048576
+	ktap_check "$gc_w: component_size garbage: EINVAL, unchanged" \
+		sysfs_expect_errno 22 $SYS/component_size 12x
+	ktap_check "$gc_w: component_size $NOTCHUNK: 40000, whole chunks" \
+		rounds_to_chunks $gc_d
+	ktap_check "$gc_w: --grow --size max: grown and resynced" grown_to_max $gc_d
+	ktap_check "$gc_w: check finds the grown rows in sync" md_check_clean md0 300
+	ktap_check "$gc_w: data intact" pattern_intact
+	ktap_check "$gc_w: writes to the grown part verify" grown_part_verifies $gc_d
+	ktap_check "$gc_w: --grow --size $HALF: no sync" shrink_no_sync
+	ktap_check "$gc_w: md0 is $HALF KiB per member again" size_is $HALF $gc_d
+	ktap_check "$gc_w: stop; ram0 records $HALF KiB" stopped_records
+	ktap_check "$gc_w: assemble: $HALF KiB, data intact" \
+		assembled_intact $gc_n $gc_d
+	brd_teardown
+}
+
+ktap_plan 30
+grow_case 5 4
+grow_case 6 5
+ktap_finish
