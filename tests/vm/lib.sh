@@ -277,6 +277,34 @@ fio_log_ok() {
 	return 1
 }
 
+# md_pattern_write: 8 MiB of random bytes at the start of md0, their md5
+# kept for md_pattern_intact (one pattern at a time per test)
+md_pattern_write() {
+	dd if=/dev/urandom of=/tmp/md_pattern bs=1M count=8 2>/dev/null &&
+	dd if=/tmp/md_pattern of=/dev/md0 bs=1M oflag=direct 2>/dev/null &&
+	md5sum < /tmp/md_pattern > /tmp/md_pattern.sum
+}
+
+md_pattern_intact() {
+	dd if=/dev/md0 bs=1M count=8 iflag=direct 2>/dev/null | md5sum |
+		cmp - /tmp/md_pattern.sum
+}
+
+# md_shrink_no_sync KIB: mdadm --grow --size KIB on md0 starts no sync
+md_shrink_no_sync() {
+	mdadm --grow /dev/md0 --size "$1" || return 1
+	sleep 0.5
+	echo "sync_action $(cat /sys/block/md0/md/sync_action)"
+	[ "$(cat /sys/block/md0/md/sync_action)" = idle ]
+}
+
+# examine_used_size DEV KIB: DEV's superblock records KIB per member
+examine_used_size() {
+	_u=$(mdadm --examine "$1" | md_field "Used Dev Size" | awk '{ print $1 }')
+	echo "$1: Used Dev Size $_u sectors"
+	[ "$_u" = $(($2 * 2)) ]
+}
+
 # md_check_clean MD [TIMEOUT_S]: run a "check" pass to its end and require
 # mismatch_cnt 0 (the mirrors hold the same data).
 md_check_clean() {

@@ -14,17 +14,6 @@
 MD=/dev/md0
 SYS=/sys/block/md0/md
 
-# write_pattern: 8 MiB of random data at the start of md0, checksum kept
-write_pattern() {
-	dd if=/dev/urandom of=/tmp/t64.pat bs=1M count=8 2>/dev/null &&
-	dd if=/tmp/t64.pat of=$MD bs=1M oflag=direct 2>/dev/null &&
-	md5sum < /tmp/t64.pat > /tmp/t64.sum
-}
-
-pattern_intact() {
-	dd if=$MD bs=1M count=8 iflag=direct 2>/dev/null | md5sum | cmp - /tmp/t64.sum
-}
-
 raid_disks_is() {
 	echo "raid_disks $(cat $SYS/raid_disks)"
 	[ "$(cat $SYS/raid_disks)" = "$1" ]
@@ -68,7 +57,7 @@ ktap_check "raid1 on ram0 ram1, spare ram2" \
 	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
 	/dev/ram0 /dev/ram1 --spare-devices=1 /dev/ram2
 ktap_check "initial resync completes" wait_resync md0 120
-ktap_check "8 MiB pattern written" write_pattern
+ktap_check "8 MiB pattern written" md_pattern_write
 ktap_check "mdadm --grow -n 3: the spare is rebuilt into slot 2" grow_n 3
 ktap_check "raid_disks is 3" raid_disks_is 3
 ktap_check "[3/3] [UUU]" md_array_as "[3/3] [UUU]" 0
@@ -79,7 +68,7 @@ ktap_check "md/raid_disks 1 with two in slots: EBUSY, unchanged" \
 ktap_check "md/raid_disks 0: EINVAL, unchanged" sysfs_expect_errno 22 $SYS/raid_disks 0
 ktap_check "mdadm --grow -n 2: the gap closes" grow_n 2
 ktap_check "[2/2] [UU], ram1 in slot 0, ram2 in slot 1" closed_up
-ktap_check "data intact" pattern_intact
+ktap_check "data intact" md_pattern_intact
 ktap_check "md/raid_disks 3: an empty slot, degraded" sysfs_expect_errno 0 $SYS/raid_disks 3
 ktap_check "[3/2] [UU_]" md_array_as "[3/2] [UU_]" 1
 ktap_check "md/raid_disks 2 again" sysfs_expect_errno 0 $SYS/raid_disks 2
@@ -87,6 +76,6 @@ ktap_check "remove ram0, stop" sh -c "mdadm $MD --remove /dev/ram0 && mdadm --st
 ktap_check "ram1's superblock records 2 raid devices" examine_raid_devices /dev/ram1 2
 ktap_check "assemble ram1 ram2" mdadm --assemble $MD /dev/ram1 /dev/ram2
 ktap_check "[2/2] [UU] after assemble" md_array_as "[2/2] [UU]" 0
-ktap_check "data intact after assemble" pattern_intact
+ktap_check "data intact after assemble" md_pattern_intact
 brd_teardown
 ktap_finish

@@ -15,16 +15,6 @@ MD=/dev/md0
 SYS=/sys/block/md0/md
 HALF=32768	# KiB
 
-write_pattern() {
-	dd if=/dev/urandom of=/tmp/t65.pat bs=1M count=8 2>/dev/null &&
-	dd if=/tmp/t65.pat of=$MD bs=1M oflag=direct 2>/dev/null &&
-	md5sum < /tmp/t65.pat > /tmp/t65.sum
-}
-
-pattern_intact() {
-	dd if=$MD bs=1M count=8 iflag=direct 2>/dev/null | md5sum | cmp - /tmp/t65.sum
-}
-
 # ram1 differs from ram0 past the first 40 MiB (outside the half-size
 # array): only a resync of the grown part makes them agree
 scribble_ram1() {
@@ -53,22 +43,9 @@ check_clean() {
 	[ "$(cat $SYS/mismatch_cnt)" = 0 ]
 }
 
-shrink_no_sync() {
-	mdadm --grow $MD --size $HALF || return 1
-	sleep 0.5
-	echo "sync_action $(cat $SYS/sync_action)"
-	[ "$(cat $SYS/sync_action)" = idle ]
-}
-
-examine_used_size() { # DEV KiB
-	_u=$(mdadm --examine "$1" | md_field "Used Dev Size" | awk '{ print $1 }')
-	echo "$1: Used Dev Size $_u sectors"
-	[ "$_u" = $(($2 * 2)) ]
-}
-
 stopped_records() { mdadm --stop $MD && examine_used_size /dev/ram0 $HALF; }
 assembled_intact() {
-	mdadm --assemble $MD /dev/ram0 /dev/ram1 && size_is $HALF && pattern_intact
+	mdadm --assemble $MD /dev/ram0 /dev/ram1 && size_is $HALF && md_pattern_intact
 }
 
 ktap_plan 15
@@ -79,16 +56,16 @@ ktap_check "raid1 --size $HALF KiB on ram0 ram1" \
 	--size=$HALF /dev/ram0 /dev/ram1
 ktap_check "initial resync completes" wait_resync md0 120
 ktap_check "md0 is $HALF KiB" size_is $HALF
-ktap_check "8 MiB pattern written" write_pattern
+ktap_check "8 MiB pattern written" md_pattern_write
 ktap_check "component_size beyond the members: ENOSPC, unchanged" \
 	sysfs_expect_errno 28 $SYS/component_size 1048576
 ktap_check "component_size garbage: EINVAL, unchanged" \
 	sysfs_expect_errno 22 $SYS/component_size 12x
 ktap_check "mdadm --grow --size max: grown and resynced" grown_to_max
 ktap_check "check finds the grown part in sync" check_clean
-ktap_check "mdadm --grow --size $HALF: no sync" shrink_no_sync
+ktap_check "mdadm --grow --size $HALF: no sync" md_shrink_no_sync $HALF
 ktap_check "md0 is $HALF KiB again" size_is $HALF
-ktap_check "data intact" pattern_intact
+ktap_check "data intact" md_pattern_intact
 ktap_check "stop; ram0 records $HALF KiB" stopped_records
 ktap_check "assemble: $HALF KiB, data intact" assembled_intact
 brd_teardown

@@ -13,21 +13,12 @@
 # (EINVAL) and changes nothing then; `--grow --size N` shrinks without a
 # sync; the size is in the superblocks across stop/assemble.
 . /harness/lib.sh
+. /harness/tests/raid5/common.sh
 
 MD=/dev/md0
 SYS=/sys/block/md0/md
 HALF=32768	# KiB per member
 NOTCHUNK=40010	# KiB: 40000 is the 64 KiB multiple below it
-
-write_pattern() {
-	dd if=/dev/urandom of=/tmp/t86.pat bs=1M count=8 2>/dev/null &&
-	dd if=/tmp/t86.pat of=$MD bs=1M oflag=direct 2>/dev/null &&
-	md5sum < /tmp/t86.pat > /tmp/t86.sum
-}
-
-pattern_intact() {
-	dd if=$MD bs=1M count=8 iflag=direct 2>/dev/null | md5sum | cmp - /tmp/t86.sum
-}
 
 # the last member differs from the others past 40 MiB (outside the
 # half-size array): only a resync of the grown rows makes parity agree
@@ -71,35 +62,16 @@ rounds_to_chunks() { # data members
 	size_is 40000 "$1"
 }
 
-shrink_no_sync() {
-	mdadm --grow $MD --size $HALF || return 1
-	sleep 0.5
-	echo "sync_action $(cat $SYS/sync_action)"
-	[ "$(cat $SYS/sync_action)" = idle ]
-}
-
-examine_used_size() { # DEV KiB
-	_u=$(mdadm --examine "$1" | md_field "Used Dev Size" | awk '{ print $1 }')
-	echo "$1: Used Dev Size $_u sectors"
-	[ "$_u" = $(($2 * 2)) ]
-}
-
-members() { # N
-	_l='' _i=0
-	while [ $_i -lt "$1" ]; do _l="$_l /dev/ram$_i"; _i=$((_i + 1)); done
-	echo "$_l"
-}
-
 # shellcheck disable=SC2046
 create_half() { # LEVEL N
 	mdadm --create $MD --run --level="$1" --raid-devices="$2" --chunk=64 \
-		--metadata=1.2 --size=$HALF $(members "$2") && wait_resync md0 300
+		--metadata=1.2 --size=$HALF $(r5_members "$2") && wait_resync md0 300
 }
 
 stopped_records() { mdadm --stop $MD && examine_used_size /dev/ram0 $HALF; }
 # shellcheck disable=SC2046
 assembled_intact() { # N data
-	mdadm --assemble $MD $(members "$1") && size_is $HALF "$2" && pattern_intact
+	mdadm --assemble $MD $(r5_members "$1") && size_is $HALF "$2" && md_pattern_intact
 }
 
 # grow_case LEVEL MEMBERS
@@ -112,7 +84,7 @@ grow_case() {
 		brd_scribbled $gc_n
 	ktap_check "$gc_w: --size $HALF KiB, initial sync" create_half $gc_l $gc_n
 	ktap_check "$gc_w: md0 is $HALF KiB per member" size_is $HALF $gc_d
-	ktap_check "$gc_w: 8 MiB pattern written" write_pattern
+	ktap_check "$gc_w: 8 MiB pattern written" md_pattern_write
 	ktap_check "$gc_w: component_size beyond the members: ENOSPC, unchanged" \
 		sysfs_expect_errno 28 $SYS/component_size 1048576
 	ktap_check "$gc_w: component_size garbage: EINVAL, unchanged" \
@@ -121,9 +93,9 @@ grow_case() {
 		rounds_to_chunks $gc_d
 	ktap_check "$gc_w: --grow --size max: grown and resynced" grown_to_max $gc_d
 	ktap_check "$gc_w: check finds the grown rows in sync" md_check_clean md0 300
-	ktap_check "$gc_w: data intact" pattern_intact
+	ktap_check "$gc_w: data intact" md_pattern_intact
 	ktap_check "$gc_w: writes to the grown part verify" grown_part_verifies $gc_d
-	ktap_check "$gc_w: --grow --size $HALF: no sync" shrink_no_sync
+	ktap_check "$gc_w: --grow --size $HALF: no sync" md_shrink_no_sync $HALF
 	ktap_check "$gc_w: md0 is $HALF KiB per member again" size_is $HALF $gc_d
 	ktap_check "$gc_w: stop; ram0 records $HALF KiB" stopped_records
 	ktap_check "$gc_w: assemble: $HALF KiB, data intact" \
