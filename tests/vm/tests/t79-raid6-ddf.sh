@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 900
+# SLOW: three layouts, two failures and a double rebuild each; keeps make check under 30 min
 #
 # RAID6 with the three DDF layouts (ddf-zero-restart, ddf-N-restart,
 # ddf-N-continue), whose Q syndrome orders data by member number with
