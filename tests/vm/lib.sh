@@ -298,6 +298,15 @@ md_shrink_no_sync() {
 	[ "$(cat /sys/block/md0/md/sync_action)" = idle ]
 }
 
+# md_size_is KIB [DATA_MEMBERS]: md0 uses KIB of each member
+# (component_size) and is KIB x DATA_MEMBERS (default 1) big
+md_size_is() {
+	_s=$(cat /sys/block/md0/md/component_size)
+	_b=$(blockdev --getsize64 /dev/md0)
+	echo "component_size $_s, md0 $_b bytes"
+	[ "$_s" = "$1" ] && [ "$_b" = $(($1 * 1024 * ${2:-1})) ]
+}
+
 # examine_used_size DEV KIB: DEV's superblock records KIB per member
 examine_used_size() {
 	_u=$(mdadm --examine "$1" | md_field "Used Dev Size" | awk '{ print $1 }')

@@ -21,13 +21,6 @@ scribble_ram1() {
 	dd if=/dev/urandom of=/dev/ram1 bs=1M seek=40 count=16 oflag=direct 2>/dev/null
 }
 
-size_is() { # KiB
-	_s=$(cat $SYS/component_size)
-	_b=$(blockdev --getsize64 $MD)
-	echo "component_size $_s, md0 $_b bytes"
-	[ "$_s" = "$1" ] && [ "$_b" = $(($1 * 1024)) ]
-}
-
 grown_to_max() {
 	mdadm --grow $MD --size max || return 1
 	sleep 1
@@ -37,15 +30,9 @@ grown_to_max() {
 	[ "$_s" -gt $((HALF + 16384)) ] && [ "$(blockdev --getsize64 $MD)" = $((_s * 1024)) ]
 }
 
-check_clean() {
-	echo check > $SYS/sync_action && sleep 1 && wait_resync md0 120 || return 1
-	echo "mismatch_cnt $(cat $SYS/mismatch_cnt)"
-	[ "$(cat $SYS/mismatch_cnt)" = 0 ]
-}
-
 stopped_records() { mdadm --stop $MD && examine_used_size /dev/ram0 $HALF; }
 assembled_intact() {
-	mdadm --assemble $MD /dev/ram0 /dev/ram1 && size_is $HALF && md_pattern_intact
+	mdadm --assemble $MD /dev/ram0 /dev/ram1 && md_size_is $HALF && md_pattern_intact
 }
 
 ktap_plan 15
@@ -55,16 +42,16 @@ ktap_check "raid1 --size $HALF KiB on ram0 ram1" \
 	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
 	--size=$HALF /dev/ram0 /dev/ram1
 ktap_check "initial resync completes" wait_resync md0 120
-ktap_check "md0 is $HALF KiB" size_is $HALF
+ktap_check "md0 is $HALF KiB" md_size_is $HALF
 ktap_check "8 MiB pattern written" md_pattern_write
 ktap_check "component_size beyond the members: ENOSPC, unchanged" \
 	sysfs_expect_errno 28 $SYS/component_size 1048576
 ktap_check "component_size garbage: EINVAL, unchanged" \
 	sysfs_expect_errno 22 $SYS/component_size 12x
 ktap_check "mdadm --grow --size max: grown and resynced" grown_to_max
-ktap_check "check finds the grown part in sync" check_clean
+ktap_check "check finds the grown part in sync" md_check_clean md0 120
 ktap_check "mdadm --grow --size $HALF: no sync" md_shrink_no_sync $HALF
-ktap_check "md0 is $HALF KiB again" size_is $HALF
+ktap_check "md0 is $HALF KiB again" md_size_is $HALF
 ktap_check "data intact" md_pattern_intact
 ktap_check "stop; ram0 records $HALF KiB" stopped_records
 ktap_check "assemble: $HALF KiB, data intact" assembled_intact

@@ -28,13 +28,6 @@ brd_scribbled() { # N
 		oflag=direct 2>/dev/null
 }
 
-size_is() { # KiB per member, data members
-	_s=$(cat $SYS/component_size)
-	_b=$(blockdev --getsize64 $MD)
-	echo "component_size $_s, md0 $_b bytes"
-	[ "$_s" = "$1" ] && [ "$_b" = $(($1 * 1024 * $2)) ]
-}
-
 grown_to_max() { # data members
 	mdadm --grow $MD --size max || return 1
 	sleep 1
@@ -59,7 +52,7 @@ rounds_to_chunks() { # data members
 	echo $NOTCHUNK > $SYS/component_size || return 1
 	sleep 1
 	wait_resync md0 300 || return 1
-	size_is 40000 "$1"
+	md_size_is 40000 "$1"
 }
 
 # shellcheck disable=SC2046
@@ -71,7 +64,7 @@ create_half() { # LEVEL N
 stopped_records() { mdadm --stop $MD && examine_used_size /dev/ram0 $HALF; }
 # shellcheck disable=SC2046
 assembled_intact() { # N data
-	mdadm --assemble $MD $(r5_members "$1") && size_is $HALF "$2" && md_pattern_intact
+	mdadm --assemble $MD $(r5_members "$1") && md_size_is $HALF "$2" && md_pattern_intact
 }
 
 # grow_case LEVEL MEMBERS
@@ -83,7 +76,7 @@ grow_case() {
 	ktap_check "$gc_w: brd, the last member differs past 40 MiB" \
 		brd_scribbled $gc_n
 	ktap_check "$gc_w: --size $HALF KiB, initial sync" create_half $gc_l $gc_n
-	ktap_check "$gc_w: md0 is $HALF KiB per member" size_is $HALF $gc_d
+	ktap_check "$gc_w: md0 is $HALF KiB per member" md_size_is $HALF $gc_d
 	ktap_check "$gc_w: 8 MiB pattern written" md_pattern_write
 	ktap_check "$gc_w: component_size beyond the members: ENOSPC, unchanged" \
 		sysfs_expect_errno 28 $SYS/component_size 1048576
@@ -96,7 +89,7 @@ grow_case() {
 	ktap_check "$gc_w: data intact" md_pattern_intact
 	ktap_check "$gc_w: writes to the grown part verify" grown_part_verifies $gc_d
 	ktap_check "$gc_w: --grow --size $HALF: no sync" md_shrink_no_sync $HALF
-	ktap_check "$gc_w: md0 is $HALF KiB per member again" size_is $HALF $gc_d
+	ktap_check "$gc_w: md0 is $HALF KiB per member again" md_size_is $HALF $gc_d
 	ktap_check "$gc_w: stop; ram0 records $HALF KiB" stopped_records
 	ktap_check "$gc_w: assemble: $HALF KiB, data intact" \
 		assembled_intact $gc_n $gc_d
