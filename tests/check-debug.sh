@@ -15,7 +15,8 @@
 # Timeouts are multiplied by VM_TIMEOUT_SCALE (default below): the debug
 # kernel under TCG is several times slower than the cloud kernel.
 # Arguments are passed to run-tests (e.g. a test glob); with any, the
-# crash test is skipped unless CRASH=1.
+# crash test is skipped unless CRASH=1.  CRASH_VARIANTS="raid5 raid6"
+# runs only those variants of it (run-crash's names).
 #
 # `make check-debug-bite` (--bite [lock|uaf|leak]...): instead of the
 # suite, build md-mod once per deliberate bug (md_bite.c, MD_BITE=...),
@@ -38,6 +39,10 @@ export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$DEFAULT_SCALE}
 # idle (qemu near 0% CPU), right after "Running RCU-tasks wait API self
 # tests"; nolapic_timer did not prevent it (1 of 2).
 export VM_APPEND=${VM_APPEND-loglevel=7 earlyprintk=ttyS0,115200}
+# That hang is caught by the boot bound and the guest started again
+# (boot_vm, VM_BOOT_TRIES).  The debug guest reaches its /init in about
+# 20 s: wait 400 s, not the scaled 1200 s, before giving up on a boot.
+export VM_BOOT_S=${VM_BOOT_S:-400}
 BUILD=$SRC/.cache/debug-build
 # One kmemleak scan per implementation, after the unload, instead of one
 # after every test: a scan took 80-140 s (4 GiB guest, TCG), more than
@@ -173,7 +178,8 @@ elif stage build build_debug_modules; then
 	export VM_KERNEL_DIR=$DKDIR FORK_KO_DIR=$BUILD VM_KUNIT_DIR=$BUILD/kunit NO_BUILD=1
 	stage vm env IMPL="${IMPL:-both}" tests/vm/run-tests "$@"
 	if [ "$crash" = 1 ]; then
-		stage crash env IMPL="${IMPL:-both}" tests/vm/run-crash
+		# shellcheck disable=SC2086 # a list of variant names
+		stage crash env IMPL="${IMPL:-both}" tests/vm/run-crash ${CRASH_VARIANTS:-}
 	fi
 else
 	summary+=("FAILED  vm              -   (not run: build failed)")

@@ -307,6 +307,10 @@ _boot_watch() {
 # (124 when the host-side timeout fired), or 125 when the guest did not
 # boot: no @@HARNESS-BEGIN from its /init within VM_BOOT_S seconds
 # (default 120 under TCG, 60 under KVM), after which QEMU is stopped.
+# A guest that did not boot is started once more (VM_BOOT_TRIES, default
+# 2): under TCG the debug kernel now and then sits idle in its early
+# self tests, and nothing of the guest's /init has run by then, so the
+# disks are as they were.  The dead boot's console stays in LOGFILE.noboot.
 # Environment: VM_ACCEL (see choose_accel), VM_CPUS (2), VM_MEM (MiB,
 # 4096), VM_APPEND (kernel command line), VM_QEMU_ARGS (extra QEMU
 # options, split on spaces; e.g. "-icount shift=4" with VM_CPUS=1 makes
@@ -314,6 +318,19 @@ _boot_watch() {
 # (integer factor for TIMEOUT_S, the boot bound and, in the guest runner,
 # every test's timeout: for slow debug kernels).
 boot_vm() {
+	local tries=${VM_BOOT_TRIES:-2} n=1 rc=0
+	[[ "$tries" =~ ^[1-9][0-9]*$ ]] || die "VM_BOOT_TRIES must be a positive number"
+	while :; do
+		rc=0
+		_boot_vm_once "$@" || rc=$?
+		[ "$rc" = 125 ] && [ "$n" -lt "$tries" ] || return "$rc"
+		mv -f "$2" "$2.noboot"
+		n=$((n + 1))
+		echo "vm: no boot marker, starting the guest again (try $n of $tries)" >&2
+	done
+}
+
+_boot_vm_once() {
 	local initrd=$1 log=$2 tmo=$(($3 * ${VM_TIMEOUT_SCALE:-1})) extra=() rc disk
 	local cpu=max boot_s watch
 	shift 3
