@@ -44,7 +44,10 @@
  * a writer needs written_seq to reach the largest stamp of its pages.
  * The writer is inside the array's submit_bio (a bio it submitted
  * there would only be queued until it returns), so it kicks flush_work
- * on a WQ_MEM_RECLAIM workqueue and sleeps on flush_wait.  The work
+ * on a WQ_MEM_RECLAIM workqueue and either sleeps on flush_wait
+ * (md_bitmap_startwrite(), raid1) or, not to stall the submitter, gets
+ * the stamp back and holds its member writes until md_bitmap_written()
+ * (md_bitmap_startwrite_nowait(), raid5: the request waits in a worker).  The work
  * (io_mutex) writes every dirty page and then publishes the dirty_seq
  * it read before writing; every writer whose stamp that covers wakes,
  * so one page write serves every writer that dirtied the page
@@ -363,15 +366,15 @@ static void bm_write_locked(struct md_bitmap *bm)
 
 /* ---- the write path ------------------------------------------------ */
 
-void md_bitmap_startwrite(struct md_bitmap *bm, sector_t sector,
-			  sector_t sectors)
+u64 md_bitmap_startwrite_nowait(struct md_bitmap *bm, sector_t sector,
+				sector_t sectors)
 {
 	unsigned long c, first, last;
 	unsigned int p, b;
-	u64 need = 0, t0, dt;
+	u64 need = 0;
 
 	if (!bm || !sectors)
-		return;
+		return 0;
 	first = sector >> bm->chunk_shift;
 	last = min_t(unsigned long, (sector + sectors - 1) >> bm->chunk_shift,
 		     bm->chunks - 1);
@@ -392,13 +395,34 @@ void md_bitmap_startwrite(struct md_bitmap *bm, sector_t sector,
 
 	/* pairs with smp_store_release() in bm_write_dirty() */
 	if (smp_load_acquire(&bm->written_seq) >= need)
-		return;
-	t0 = local_clock();
+		return 0;
 	queue_work(bm->wq, &bm->flush_work);
-	/* acquire: pairs with the release in bm_write_dirty(), as above */
+	return need;
+}
+EXPORT_SYMBOL_GPL(md_bitmap_startwrite_nowait);
+
+bool md_bitmap_written(struct md_bitmap *bm, u64 need)
+{
+	/* pairs with smp_store_release() in bm_write_dirty() */
+	return smp_load_acquire(&bm->written_seq) >= need;
+}
+EXPORT_SYMBOL_GPL(md_bitmap_written);
+
+void md_bitmap_wait_written(struct md_bitmap *bm, u64 need, u64 since)
+{
+	/* acquire: pairs with the release in bm_write_dirty() */
 	wait_event(bm->flush_wait, smp_load_acquire(&bm->written_seq) >= need);
-	dt = local_clock() - t0;
-	md_bitmap_waited(bm->mddev, dt);
+	md_bitmap_waited(bm->mddev, local_clock() - since);
+}
+EXPORT_SYMBOL_GPL(md_bitmap_wait_written);
+
+void md_bitmap_startwrite(struct md_bitmap *bm, sector_t sector,
+			  sector_t sectors)
+{
+	u64 need = md_bitmap_startwrite_nowait(bm, sector, sectors);
+
+	if (need)
+		md_bitmap_wait_written(bm, need, local_clock());
 }
 EXPORT_SYMBOL_GPL(md_bitmap_startwrite);
 

@@ -57,6 +57,21 @@ void md_bitmap_destroy(struct mddev *mddev);
  */
 void md_bitmap_startwrite(struct md_bitmap *bm, sector_t sector,
 			  sector_t sectors);
+/*
+ * The same without sleeping: 0 when the bits are on disk already, else
+ * the stamp md_bitmap_written() must see before any member write of
+ * the range is issued (their page write has been started).  Does not
+ * sleep (process context); the range counts in flight either way.
+ */
+u64 md_bitmap_startwrite_nowait(struct md_bitmap *bm, sector_t sector,
+				sector_t sectors);
+/* Has the page write for stamp @need completed on every member? */
+bool md_bitmap_written(struct md_bitmap *bm, u64 need);
+/*
+ * Sleep until md_bitmap_written(@need); the time since @since
+ * (local_clock()) counts as a bitmap wait in md/stats.
+ */
+void md_bitmap_wait_written(struct md_bitmap *bm, u64 need, u64 since);
 /* The write is done on every member it went to.  Any context. */
 void md_bitmap_endwrite(struct md_bitmap *bm, sector_t sector,
 			sector_t sectors);

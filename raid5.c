@@ -73,6 +73,7 @@
 #include <linux/raid/pq.h>
 #include <linux/raid/xor.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/seq_file.h>
 #include <linux/workqueue.h>
@@ -1549,15 +1550,64 @@ static void r5_bitmap_rows(struct r5conf *conf, struct bio *bio,
 	*len = (last + 1 - first) * chunk;
 }
 
+/* Attach each chunk-sized piece of @req to its stripe, or read direct. */
+static void r5_req_submit(struct r5conf *conf, struct r5req *req)
+{
+	u32 chunk = conf->geo.chunk_sectors;
+	sector_t s = req->iter.bi_sector;
+	sector_t end = s + (req->iter.bi_size >> SECTOR_SHIFT);
+	unsigned int boff = 0;
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	while (s < end) {
+		unsigned int n = min_t(sector_t, end - s,
+				       chunk - (s & (chunk - 1)));
+
+		if (req->write || !r5_direct_read(conf, req, s, n, boff))
+			r5_attach_range(conf, req, s, n, boff, req->write);
+		s += n;
+		boff += n << SECTOR_SHIFT;
+	}
+	blk_finish_plug(&plug);
+	r5_req_put(req);	/* the bias */
+}
+
+/*
+ * Write requests whose bitmap bits are not on disk yet wait here, not
+ * in the submitter: the bitmap's page write serves them all, and the
+ * application's submit_bio returns at once (in-tree md holds such
+ * stripes back in the same spirit).  They are entered (r5_enter), so a
+ * quiesce waits for them, and the bitmap cannot go away meanwhile.
+ */
+static void r5_bitmap_work(struct work_struct *work)
+{
+	struct r5conf *conf = container_of(work, struct r5conf, bm_work);
+	struct r5req *req, *tmp;
+	struct blk_plug plug;
+	LIST_HEAD(batch);
+
+	for (;;) {
+		spin_lock_irq(&conf->lock);
+		list_splice_init(&conf->bm_waiting, &batch);
+		spin_unlock_irq(&conf->lock);
+		if (list_empty(&batch))
+			return;
+		blk_start_plug(&plug);
+		list_for_each_entry_safe(req, tmp, &batch, bm_wait) {
+			list_del(&req->bm_wait);
+			md_bitmap_wait_written(conf->mddev->bitmap, req->bm_need,
+					       req->bm_since);
+			r5_req_submit(conf, req);
+		}
+		blk_finish_plug(&plug);
+	}
+}
+
 static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 {
 	struct r5conf *conf = mddev->private;
-	u32 chunk = conf->geo.chunk_sectors;
-	sector_t bm_lo = 0, bm_len = 0;
-	struct blk_plug plug;
 	struct r5req *req;
-	sector_t s, end;
-	unsigned int boff = 0;
 	bool write;
 
 	if (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) {
@@ -1575,30 +1625,24 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 	write = bio_op(bio) == REQ_OP_WRITE;
 	if (write)
 		md_write_start(mddev, bio);
-	/* the bits of every row it touches are on disk before any write */
-	if (write && mddev->bitmap) {
-		r5_bitmap_rows(conf, bio, &bm_lo, &bm_len);
-		md_bitmap_startwrite(mddev->bitmap, bm_lo, bm_len);
-	}
 	r5_enter(conf);
 	req = r5_req_alloc(conf, bio);
-	req->bm_lo = bm_lo;
-	req->bm_len = bm_len;
-
-	s = bio->bi_iter.bi_sector;
-	end = bio_end_sector(bio);
-	blk_start_plug(&plug);
-	while (s < end) {
-		unsigned int n = min_t(sector_t, end - s,
-				       chunk - (s & (chunk - 1)));
-
-		if (write || !r5_direct_read(conf, req, s, n, boff))
-			r5_attach_range(conf, req, s, n, boff, write);
-		s += n;
-		boff += n << SECTOR_SHIFT;
+	/* the bits of every row it touches are on disk before any write */
+	if (write && mddev->bitmap) {
+		r5_bitmap_rows(conf, bio, &req->bm_lo, &req->bm_len);
+		req->bm_need = md_bitmap_startwrite_nowait(mddev->bitmap,
+							   req->bm_lo,
+							   req->bm_len);
+		if (req->bm_need) {
+			req->bm_since = local_clock();
+			spin_lock_irq(&conf->lock);
+			list_add_tail(&req->bm_wait, &conf->bm_waiting);
+			spin_unlock_irq(&conf->lock);
+			queue_work(conf->flush_wq, &conf->bm_work);
+			return;
+		}
 	}
-	blk_finish_plug(&plug);
-	r5_req_put(req);	/* the bias */
+	r5_req_submit(conf, req);
 }
 
 /*
@@ -2150,6 +2194,8 @@ static int raid5_run(struct mddev *mddev)
 	INIT_WORK(&conf->work, raid5_work);
 	bio_list_init(&conf->flushes);
 	INIT_WORK(&conf->flush_work, r5_flush_work);
+	INIT_LIST_HEAD(&conf->bm_waiting);
+	INIT_WORK(&conf->bm_work, r5_bitmap_work);
 
 	ret = -ENOMEM;
 	conf->disks = kcalloc(conf->raid_disks, sizeof(*conf->disks),
@@ -2186,7 +2232,8 @@ static int raid5_run(struct mddev *mddev)
 					   mdname(mddev));
 	if (!conf->wq)
 		goto exit_bs;
-	conf->flush_wq = alloc_workqueue("%s_r5flush", WQ_MEM_RECLAIM, 1,
+	/* flush_work and bm_work: each may wait, neither for the other */
+	conf->flush_wq = alloc_workqueue("%s_r5flush", WQ_MEM_RECLAIM, 2,
 					 mdname(mddev));
 	if (!conf->flush_wq)
 		goto destroy_wq;

@@ -5,7 +5,8 @@
  * Locking summary (details beside each field; raid5.c "Locking"):
  *   conf->lock      irq-safe spinlock: the stripe cache (hash, inactive
  *                   LRU, counts, limit), the handle list, the retry list,
- *                   the queued flushes and every r5stripe.count/.lru.
+ *                   the queued flushes, the requests waiting for bitmap
+ *                   bits and every r5stripe.count/.lru.
  *   sh->lock        irq-safe spinlock: the pieces a stripe has not taken
  *                   yet (r5dev.toread/towrite), its pending sync request,
  *                   its reread mask and the R5S_HANDLING bit.  Never nested with
@@ -64,6 +65,10 @@ struct r5req {
 	bool write;
 	/* member sectors whose bitmap bits it holds (bm_len 0: none) */
 	sector_t bm_lo, bm_len;
+	/* waiting for its bits to reach the disk: on conf->bm_waiting */
+	struct list_head bm_wait;
+	u64 bm_need;			/* md_bitmap_written() stamp */
+	u64 bm_since;			/* local_clock() when it began */
 };
 
 /*
@@ -197,8 +202,11 @@ struct r5conf {
 	struct work_struct work;
 	/* PREFLUSH bios waiting for flush_work; conf->lock */
 	struct bio_list flushes;
-	struct workqueue_struct *flush_wq;
+	struct workqueue_struct *flush_wq;	/* flush_work, bm_work */
 	struct work_struct flush_work;
+	/* write requests waiting for bitmap bits (r5req.bm_wait); conf->lock */
+	struct list_head bm_waiting;
+	struct work_struct bm_work;
 	/* worker only: compare pages and the syndrome pointer array */
 	struct page *scratch[2];
 	void **ptrs;
