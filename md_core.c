@@ -1544,16 +1544,6 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 		return -EROFS;
 	if (test_bit(MDR_RUNNING, &mddev->recovery))
 		return -EBUSY;
-	/*
-	 * The bitmap is not resized: growing past the chunks it has would
-	 * leave writes there untracked.  EBUSY is what mdadm expects then
-	 * ("Bitmap must be removed before size can be changed").
-	 */
-	if (mddev->bitmap && !md_bitmap_covers(mddev->bitmap, sectors)) {
-		pr_warn("md: %s: the bitmap does not cover %llu sectors per member; remove it to grow\n",
-			mdname(mddev), (u64)sectors);
-		return -EBUSY;
-	}
 	rdev_for_each(rdev, mddev) {
 		if (test_bit(RD_FAULTY, &rdev->flags) || rdev->sectors >= sectors)
 			continue;
@@ -1561,6 +1551,17 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 			mdname(mddev), rdev->bdev, (u64)rdev->sectors,
 			(u64)sectors);
 		return -ENOSPC;
+	}
+	/*
+	 * Room first, as in-tree.  The bitmap is not resized: growing past
+	 * the chunks it has would leave writes there untracked.  EBUSY is
+	 * what mdadm expects then ("Bitmap must be removed before size can
+	 * be changed").
+	 */
+	if (mddev->bitmap && !md_bitmap_covers(mddev->bitmap, sectors)) {
+		pr_warn("md: %s: the bitmap does not cover %llu sectors per member; remove it to grow\n",
+			mdname(mddev), (u64)sectors);
+		return -EBUSY;
 	}
 
 	md_suspend(mddev);
