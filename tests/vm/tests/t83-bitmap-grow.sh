@@ -6,7 +6,9 @@
 # while fio writes (issue 14, acceptance 5): the bitmap appears (mdstat
 # line, --detail, magic on both members), goes away, comes back; fio's
 # verify pass finds every block as written and "check" finds the
-# mirrors identical.
+# mirrors identical.  With the bitmap on, md/component_size beyond the
+# members' room is ENOSPC (the room is checked before the bitmap), the
+# size unchanged.
 . /harness/lib.sh
 
 MD=/dev/md0
@@ -51,11 +53,13 @@ grow_under_load() {
 	has_bitmap || return 1
 	fio_verify_only $MD 64M > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
-	mdadm --stop $MD
 }
 
-ktap_plan 2
+ktap_plan 3
 ktap_check "brd: two 128 MiB RAM disks" brd_setup 2 131072
 ktap_check "grow --bitmap internal/none/internal under fio, data verifies" grow_under_load
+ktap_check "with the bitmap, component_size beyond the members: ENOSPC, unchanged" \
+	sysfs_expect_errno 28 /sys/block/md0/md/component_size 1048576
+mdadm --stop $MD
 brd_teardown
 ktap_finish
