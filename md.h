@@ -125,6 +125,7 @@ enum md_sb_flag {
 
 struct md_personality;
 struct md_bitmap;
+struct file;
 
 /* One CPU's share of the foreground IO counts (struct mddev.fg). */
 struct md_fg_count {
@@ -211,7 +212,7 @@ struct mddev {
 	struct kernfs_node *sysfs_state, *sysfs_action, *sysfs_degraded;
 
 	/*
-	 * Internal write-intent bitmap (md_bitmap.h): sectors from each
+	 * Write-intent bitmap (md_bitmap.h), internal: sectors from each
 	 * member's sb_start, 0 for none; both change under reconfig_mutex
 	 * with no array IO in flight, so the IO path reads them unlocked;
 	 * bitmap is also set under the core's sb_mutex and mddev->lock,
@@ -219,9 +220,22 @@ struct mddev {
 	 */
 	s32 bitmap_offset;
 	struct md_bitmap *bitmap;
+	/*
+	 * A bitmap kept in a file instead (SET_BITMAP_FILE; bitmap_offset
+	 * is then 0): our reference, held until the bitmap is removed or
+	 * the array description is cleared; reconfig_mutex, like the
+	 * offset.
+	 */
+	struct file *bitmap_file;
 };
 
 #define MD_MAX_SECTOR	(~(sector_t)0)
+
+/* A bitmap on the members (not in a file): what superblocks announce. */
+static inline bool md_internal_bitmap(struct mddev *mddev)
+{
+	return mddev->bitmap && !mddev->bitmap_file;
+}
 
 struct md_personality {
 	const char *name;

@@ -73,8 +73,10 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/log2.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -91,6 +93,7 @@
 struct md_bitmap {
 	struct mddev *mddev;
 	s32 offset;			/* sectors from each sb_start */
+	struct file *file;		/* mddev->bitmap_file, or NULL */
 	unsigned long chunks;
 	unsigned int chunk_shift;	/* log2 of sectors per chunk */
 	unsigned long daemon_jiffies;
@@ -283,10 +286,100 @@ static void bm_write_serial(struct md_bitmap *bm, unsigned long *which,
 	}
 }
 
+/* ---- file IO ------------------------------------------------------ */
+
+/* Bytes of page @p in a bitmap file: the image is not padded there. */
+static unsigned int bm_file_page_bytes(struct md_bitmap *bm, unsigned int p)
+{
+	return min_t(unsigned int, PAGE_SIZE, bm->file_bytes - p * PAGE_SIZE);
+}
+
+static int bm_file_read(struct md_bitmap *bm)
+{
+	unsigned int p, n;
+	ssize_t got;
+	loff_t pos;
+
+	for (p = 0; p < bm->npages; p++) {
+		n = bm_file_page_bytes(bm, p);
+		pos = (loff_t)p * PAGE_SIZE;
+		got = kernel_read(bm->file, page_address(bm->pages[p]), n, &pos);
+		if (got < 0)
+			return got;
+		if (got != n)
+			return -ENODATA;	/* the file is too short */
+	}
+	return 0;
+}
+
+/*
+ * The bits may not have reached the file.  Mark it stale (sticky for
+ * this load; page 0 is tried again) and have the superblocks written:
+ * their events then pass the file's unless that write lands, so either
+ * way the next assembly finds the file stale or behind and resyncs
+ * every chunk.
+ */
+static void bm_file_failed(struct md_bitmap *bm, int err)
+{
+	struct md_bitmap_sb *sb = bm_sb(bm);
+	unsigned long flags;
+
+	pr_err_ratelimited("md: %s: bitmap file write failed (%d): marked stale, the next assembly resyncs everything\n",
+			   mdname(bm->mddev), err);
+	spin_lock_irqsave(&bm->lock, flags);
+	sb->state = cpu_to_le32(le32_to_cpu(sb->state) |
+				BIT(MD_BITMAP_STATE_STALE));
+	__set_bit(0, bm->page_dirty);
+	spin_unlock_irqrestore(&bm->lock, flags);
+	set_bit(MD_SB_CHANGE_DEVS, &bm->mddev->sb_flags);
+	md_wakeup_thread(bm->mddev);
+}
+
+static int bm_file_write_page(struct md_bitmap *bm, unsigned int p)
+{
+	unsigned int n = bm_file_page_bytes(bm, p);
+	loff_t pos = (loff_t)p * PAGE_SIZE;
+	ssize_t done;
+
+	done = kernel_write(bm->file, page_address(bm->pages[p]), n, &pos);
+	if (done < 0)
+		return done;
+	return done == n ? 0 : -EIO;
+}
+
+/*
+ * bm_write_pages() for a bitmap file: through the file's page cache
+ * (where mdadm --examine-bitmap reads it), then fsync, @first synced
+ * alone before the others.  NOIO: reclaim entered by the file system's
+ * allocations must not write to this array and wait for us.
+ */
+static void bm_file_write(struct md_bitmap *bm, unsigned long *which,
+			  int first)
+{
+	unsigned int noio = memalloc_noio_save();
+	unsigned int p;
+	int err = 0;
+
+	if (first >= 0) {
+		err = bm_file_write_page(bm, first);
+		if (!err)
+			err = vfs_fsync(bm->file, 1);
+	}
+	for_each_set_bit(p, which, bm->npages)
+		if (!err && (int)p != first)
+			err = bm_file_write_page(bm, p);
+	if (!err)
+		err = vfs_fsync(bm->file, 1);
+	memalloc_noio_restore(noio);
+	if (err)
+		bm_file_failed(bm, err);
+}
+
 /*
  * Write the pages set in @which to every member, all in parallel; with
  * @first >= 0 that page goes to every member before the others.
- * io_mutex held.  Members whose write fails go to md_error().
+ * io_mutex held.  Members whose write fails go to md_error().  A bitmap
+ * file gets them instead.
  */
 static void bm_write_pages(struct md_bitmap *bm, unsigned long *which,
 			   int first)
@@ -297,6 +390,10 @@ static void bm_write_pages(struct md_bitmap *bm, unsigned long *which,
 	struct bm_io *ios;
 
 	lockdep_assert_held(&bm->io_mutex);
+	if (bm->file) {
+		bm_file_write(bm, which, first);
+		return;
+	}
 	rdev_for_each(rdev, mddev)
 		max++;
 	max *= bm->npages;
@@ -626,12 +723,27 @@ void md_bitmap_status(struct seq_file *seq, struct mddev *mddev)
 	 */
 	pages = DIV_ROUND_UP(bm->chunks, per_page);
 	used = min(pages, READ_ONCE(bm->dirty_chunks));
-	seq_printf(seq, "bitmap: %lu/%lu pages [%luKB], %lluKB chunk\n",
+	seq_printf(seq, "bitmap: %lu/%lu pages [%luKB], %lluKB chunk",
 		   used, pages, used << (PAGE_SHIFT - 10),
 		   ((u64)1 << bm->chunk_shift) / 2);
+	if (bm->file) {
+		seq_puts(seq, ", file: ");
+		seq_file_path(seq, bm->file, " \t\n");
+	}
+	seq_putc(seq, '\n');
 }
 
 /* ---- load ---------------------------------------------------------- */
+
+/* For messages: the member the bitmap was read from, or the file. */
+static const char *bm_where(struct md_bitmap *bm, struct md_rdev *rdev,
+			    char *buf)
+{
+	if (bm->file)
+		return "bitmap file";
+	snprintf(buf, BDEVNAME_SIZE, "%pg", rdev->bdev);
+	return buf;
+}
 
 static int bm_read(struct md_bitmap *bm, struct md_rdev *rdev)
 {
@@ -640,6 +752,8 @@ static int bm_read(struct md_bitmap *bm, struct md_rdev *rdev)
 	unsigned int p;
 	int ret = 0;
 
+	if (bm->file)
+		return bm_file_read(bm);
 	for (p = 0; p < bm->npages && !ret; p++) {
 		bio_init(&bio, rdev->bdev, &bvec, 1, REQ_OP_READ | REQ_META);
 		bio.bi_iter.bi_sector = rdev->sb_start + bm->offset +
@@ -660,6 +774,7 @@ static int bm_validate(struct md_bitmap *bm, struct md_rdev *rdev)
 	u32 chunk = le32_to_cpu(sb->chunksize);
 	u32 sleep = le32_to_cpu(sb->daemon_sleep);
 	const char *why = NULL;
+	char name[BDEVNAME_SIZE];
 
 	if (le32_to_cpu(sb->magic) != MD_BITMAP_MAGIC)
 		why = "bad bitmap magic";
@@ -673,12 +788,14 @@ static int bm_validate(struct md_bitmap *bm, struct md_rdev *rdev)
 		why = "bitmap chunksize invalid";
 	else if (sleep < 1 || sleep > 86400)
 		why = "bitmap daemon_sleep out of range";
-	else if (memcmp(sb->uuid, mddev->uuid, sizeof(sb->uuid)))
+	/* an array without superblocks has no uuid of its own */
+	else if (mddev->persistent &&
+		 memcmp(sb->uuid, mddev->uuid, sizeof(sb->uuid)))
 		why = "bitmap uuid does not match the array";
 	if (why) {
-		pr_warn("md: %s: %pg: %s (magic 0x%08x version %u chunksize %u daemon_sleep %u)\n",
-			mdname(mddev), rdev->bdev, why, le32_to_cpu(sb->magic),
-			version, chunk, sleep);
+		pr_warn("md: %s: %s: %s (magic 0x%08x version %u chunksize %u daemon_sleep %u)\n",
+			mdname(mddev), bm_where(bm, rdev, name), why,
+			le32_to_cpu(sb->magic), version, chunk, sleep);
 		return -EINVAL;
 	}
 	bm->chunk_shift = ilog2(chunk >> 9);
@@ -771,7 +888,8 @@ static void bm_publish(struct mddev *mddev, struct md_bitmap *bm)
 
 int md_bitmap_create(struct mddev *mddev)
 {
-	struct md_rdev *rdev;
+	struct md_rdev *rdev = NULL;
+	char name[BDEVNAME_SIZE];
 	struct md_bitmap_sb *sb;
 	struct md_bitmap *bm;
 	struct page *probe;
@@ -780,18 +898,20 @@ int md_bitmap_create(struct mddev *mddev)
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (mddev->bitmap || !mddev->bitmap_offset)
+	if (mddev->bitmap || (!mddev->bitmap_offset && !mddev->bitmap_file))
 		return 0;
 	if (mddev->level != 1 && mddev->level != 4 && mddev->level != 5 &&
 	    mddev->level != 6) {
-		pr_warn("md: %s: internal bitmap not supported for level %d yet\n",
+		pr_warn("md: %s: bitmap not supported for level %d yet\n",
 			mdname(mddev), mddev->level);
 		return -EINVAL;
 	}
-	rdev = bm_source(mddev, true);
-	if (!rdev)
-		rdev = bm_source(mddev, false);
-	if (!rdev) {
+	if (!mddev->bitmap_file) {
+		rdev = bm_source(mddev, true);
+		if (!rdev)
+			rdev = bm_source(mddev, false);
+	}
+	if (!rdev && !mddev->bitmap_file) {
 		pr_warn("md: %s: no in-sync member to read the bitmap from\n",
 			mdname(mddev));
 		return -EINVAL;
@@ -802,6 +922,7 @@ int md_bitmap_create(struct mddev *mddev)
 		return -ENOMEM;
 	bm->mddev = mddev;
 	bm->offset = mddev->bitmap_offset;
+	bm->file = mddev->bitmap_file;
 	spin_lock_init(&bm->lock);
 	mutex_init(&bm->io_mutex);
 	INIT_DELAYED_WORK(&bm->daemon, bm_daemon);
@@ -818,7 +939,7 @@ int md_bitmap_create(struct mddev *mddev)
 	bm->npages = 1;
 	bm->file_bytes = MD_BITMAP_SB_BYTES;
 	err = -EINVAL;
-	if (!bm_fits(bm, rdev)) {
+	if (!bm->file && !bm_fits(bm, rdev)) {
 		pr_warn("md: %s: %pg: bitmap offset %d overlaps the data or superblock\n",
 			mdname(mddev), rdev->bdev, bm->offset);
 		goto free_bm;
@@ -832,8 +953,8 @@ int md_bitmap_create(struct mddev *mddev)
 	if (!err)
 		err = bm_validate(bm, rdev);
 	else
-		pr_warn("md: %s: %pg: cannot read the bitmap (%d)\n",
-			mdname(mddev), rdev->bdev, err);
+		pr_warn("md: %s: %s: cannot read the bitmap (%d)\n",
+			mdname(mddev), bm_where(bm, rdev, name), err);
 	bm->pages = NULL;
 	if (err) {
 		__free_page(probe);
@@ -844,7 +965,7 @@ int md_bitmap_create(struct mddev *mddev)
 					   (sector_t)1 << bm->chunk_shift);
 	bm->file_bytes = MD_BITMAP_SB_BYTES + DIV_ROUND_UP(bm->chunks, 8);
 	bm->npages = DIV_ROUND_UP(bm->file_bytes, PAGE_SIZE);
-	if (!bm_fits(bm, rdev)) {
+	if (!bm->file && !bm_fits(bm, rdev)) {
 		pr_warn("md: %s: %pg: bitmap of %u bytes at offset %d overlaps the data or superblock\n",
 			mdname(mddev), rdev->bdev, bm->file_bytes, bm->offset);
 		__free_page(probe);
@@ -859,8 +980,8 @@ int md_bitmap_create(struct mddev *mddev)
 	__free_page(probe);
 	err = bm_read(bm, rdev);
 	if (err) {
-		pr_warn("md: %s: %pg: cannot read the bitmap (%d)\n",
-			mdname(mddev), rdev->bdev, err);
+		pr_warn("md: %s: %s: cannot read the bitmap (%d)\n",
+			mdname(mddev), bm_where(bm, rdev, name), err);
 		goto free_bm;
 	}
 	sb = bm_sb(bm);
@@ -883,7 +1004,8 @@ int md_bitmap_create(struct mddev *mddev)
 	chunk = le32_to_cpu(sb->chunksize);
 	sleep = le32_to_cpu(sb->daemon_sleep);
 	bm->events_cleared = le64_to_cpu(sb->events_cleared);
-	if (events < mddev->events ||
+	/* without superblocks the array keeps no events to compare */
+	if ((mddev->persistent && events < mddev->events) ||
 	    (state & (BIT(MD_BITMAP_STATE_STALE) |
 		      BIT(MD_BITMAP_STATE_WRITE_ERROR)))) {
 		pr_warn("md: %s: bitmap is out of date (events %llu < %llu or stale): every chunk marked dirty\n",
@@ -904,9 +1026,9 @@ int md_bitmap_create(struct mddev *mddev)
 	if (!mddev->ro)
 		md_bitmap_write_all(mddev);
 	schedule_delayed_work(&bm->daemon, bm->daemon_jiffies);
-	pr_info("md: %s: internal bitmap: %lu chunks of %u KiB, %lu dirty, daemon_sleep %u s\n",
-		mdname(mddev), bm->chunks, chunk >> 10, bm->dirty_chunks,
-		sleep);
+	pr_info("md: %s: %s bitmap: %lu chunks of %u KiB, %lu dirty, daemon_sleep %u s\n",
+		mdname(mddev), bm->file ? "file" : "internal", bm->chunks,
+		chunk >> 10, bm->dirty_chunks, sleep);
 	return 0;
 
 free_bm:
@@ -939,6 +1061,8 @@ static ssize_t location_show(struct mddev *mddev, char *page)
 {
 	s32 off = READ_ONCE(mddev->bitmap_offset);
 
+	if (READ_ONCE(mddev->bitmap_file))
+		return sysfs_emit(page, "file\n");
 	if (!READ_ONCE(mddev->bitmap) && (!off || READ_ONCE(mddev->pers)))
 		return sysfs_emit(page, "none\n");
 	return sysfs_emit(page, "%+d\n", off);
@@ -950,7 +1074,10 @@ static ssize_t location_store(struct mddev *mddev, const char *buf,
 	s32 off;
 	int err;
 
-	/* "+8", "-16" or "8" (mdadm writes no sign); "file:..." is refused */
+	/*
+	 * "+8", "-16" or "8" (mdadm writes no sign); "none" also removes a
+	 * bitmap file; "file:..." is refused (SET_BITMAP_FILE gives one)
+	 */
 	if (sysfs_streq(buf, "none"))
 		off = 0;
 	else if (kstrtos32(buf, 10, &off) || !off)

@@ -27,6 +27,7 @@
 #include <linux/bio.h>
 #include <linux/ctype.h>
 #include <linux/delay.h>
+#include <linux/file.h>
 #include <linux/hdreg.h>
 #include <linux/kthread.h>
 #include <linux/sched/clock.h>
@@ -955,7 +956,8 @@ drop_rdev:
  * array takes the smallest member's size unless a size was given;
  * on a running array the device must hold dev_sectors and joins as a
  * spare (one that names its old slot in sync has it preferred, but is
- * rebuilt: nothing says which of its blocks are current).
+ * rebuilt: nothing says which of its blocks are current, unless a
+ * bitmap does: then only its dirty chunks).
  */
 int md_add_nosb_disk(struct mddev *mddev, dev_t dev,
 		     const mdu_disk_info_t *info)
@@ -990,6 +992,14 @@ int md_add_nosb_disk(struct mddev *mddev, dev_t dev,
 		if (mddev->pers) {
 			if (sync)
 				rdev->saved_raid_disk = info->raid_disk;
+			/*
+			 * --re-add with a bitmap: as in-tree, trust that it is
+			 * the member that left (no superblock can say); the
+			 * bitmap kept every chunk written since, as any array
+			 * missing a member keeps its bits.
+			 */
+			if (sync && mddev->bitmap)
+				set_bit(RD_BITMAP_READD, &rdev->flags);
 		} else {
 			rdev->raid_disk = info->raid_disk;
 			if (sync)
@@ -1218,6 +1228,16 @@ put_module:
 	return err;
 }
 
+/* Drop our reference to the bitmap file, if any: no bitmap uses it. */
+static void md_put_bitmap_file(struct mddev *mddev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->bitmap_file)
+		return;
+	fput(mddev->bitmap_file);
+	mddev->bitmap_file = NULL;
+}
+
 /* Forget the array description (after stop, "clear"). */
 static void md_clear(struct mddev *mddev)
 {
@@ -1238,6 +1258,7 @@ static void md_clear(struct mddev *mddev)
 	mddev->events = 0;
 	mddev->max_disks = 0;
 	mddev->bitmap_offset = 0;
+	md_put_bitmap_file(mddev);
 	mddev->degraded = 0;
 	mddev->ro = 0;
 	mddev->in_sync = 0;
@@ -1457,8 +1478,11 @@ int md_change_bitmap(struct mddev *mddev, s32 offset)
 	int err = 0;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (offset && mddev->bitmap_file)
+		return -EBUSY;
 	if (!mddev->pers) {
 		mddev->bitmap_offset = offset;
+		md_put_bitmap_file(mddev);
 		return 0;
 	}
 	if (!offset == !mddev->bitmap)
@@ -1481,10 +1505,52 @@ int md_change_bitmap(struct mddev *mddev, s32 offset)
 	md_resume(mddev);
 	if (err)
 		return err;
+	md_put_bitmap_file(mddev);
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	md_update_sb(mddev);
 	md_new_event();
 	return 0;
+}
+
+int md_change_bitmap_file(struct mddev *mddev, struct file *file)
+{
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!file)
+		return mddev->bitmap_file ? md_change_bitmap(mddev, 0) : -ENOENT;
+	err = -EEXIST;
+	if (mddev->bitmap_file || mddev->bitmap ||
+	    (!mddev->pers && mddev->bitmap_offset)) {
+		pr_warn("md: %s: the array has a bitmap already\n",
+			mdname(mddev));
+		goto put_file;
+	}
+	if (!mddev->pers) {
+		/* loaded and checked at RUN, when the members are known */
+		mddev->bitmap_file = file;
+		return 0;
+	}
+	err = -EROFS;
+	if (mddev->ro)
+		goto put_file;
+	err = -EBUSY;
+	if (test_bit(MDR_RUNNING, &mddev->recovery))
+		goto put_file;
+	md_suspend(mddev);
+	mddev->bitmap_file = file;
+	err = md_bitmap_create(mddev);
+	if (err)
+		mddev->bitmap_file = NULL;
+	md_resume(mddev);
+	if (err)
+		goto put_file;
+	md_new_event();
+	return 0;
+
+put_file:
+	fput(file);
+	return err;
 }
 
 void md_bitmap_waited(struct mddev *mddev, u64 ns)
@@ -1792,8 +1858,10 @@ static void md_delete_work(struct work_struct *ws)
 		 list_empty(&mddev->disks) && !mddev->persistent &&
 		 !mddev->raid_disks &&
 		 !test_bit(MDC_DELETED, &core->core_flags);
-	if (unused)
+	if (unused) {
 		set_bit(MDC_DELETED, &core->core_flags);
+		md_put_bitmap_file(mddev);	/* given, never run */
+	}
 	mutex_unlock(&mddev->open_mutex);
 	mutex_unlock(&mddev->reconfig_mutex);
 	if (unused) {

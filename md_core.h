@@ -172,11 +172,18 @@ int md_restart_rw(struct mddev *mddev);
 int md_set_raid_disks(struct mddev *mddev, int raid_disks);
 /*
  * md/bitmap/location: add the internal bitmap mdadm wrote at @offset
- * sectors from every member's superblock, or remove it (@offset 0),
- * on a running array (suspended meanwhile); on an inactive array only
- * record the offset.  reconfig_mutex held.
+ * sectors from every member's superblock, or remove the bitmap, a file
+ * too (@offset 0), on a running array (suspended meanwhile); on an
+ * inactive array only record the offset.  reconfig_mutex held.
  */
 int md_change_bitmap(struct mddev *mddev, s32 offset);
+/*
+ * SET_BITMAP_FILE: take @file (our reference, consumed either way) as
+ * the array's bitmap; on a running array it is loaded at once (array
+ * suspended meanwhile), else at RUN.  NULL removes a bitmap file
+ * (-ENOENT if there is none).  reconfig_mutex held.
+ */
+int md_change_bitmap_file(struct mddev *mddev, struct file *file);
 /* A writer waited @ns for bitmap bits to reach the disk (md/stats/). */
 void md_bitmap_waited(struct mddev *mddev, u64 ns);
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors);

@@ -71,7 +71,8 @@ static int md_get_array_info(struct mddev *mddev, void __user *arg)
 	info.state = 0;
 	if (mddev->in_sync)
 		info.state |= 1 << MD_SB_CLEAN;
-	if (mddev->bitmap)
+	/* an internal bitmap; a file is told by GET_BITMAP_FILE */
+	if (md_internal_bitmap(mddev))
 		info.state |= 1 << MD_SB_BITMAP_PRESENT;
 	info.active_disks = active;
 	info.working_disks = working;
@@ -144,7 +145,8 @@ static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 		changes++;
 	if (info->layout != mddev->layout)
 		changes++;
-	if (!(info->state & (1 << MD_SB_BITMAP_PRESENT)) != !mddev->bitmap)
+	if (!(info->state & (1 << MD_SB_BITMAP_PRESENT)) !=
+	    !md_internal_bitmap(mddev))
 		changes++;
 	if (!changes)
 		return 0;
@@ -156,9 +158,10 @@ static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 		return info->size >= 0 ?
 			md_set_dev_sectors(mddev, (sector_t)info->size * 2) :
 			-EINVAL;
-	if (!(info->state & (1 << MD_SB_BITMAP_PRESENT)) != !mddev->bitmap) {
+	if (!(info->state & (1 << MD_SB_BITMAP_PRESENT)) !=
+	    !md_internal_bitmap(mddev)) {
 		/* removing is the same as md/bitmap/location "none" */
-		if (mddev->bitmap)
+		if (md_internal_bitmap(mddev))
 			return md_change_bitmap(mddev, 0);
 		pr_warn("md: %s: add an internal bitmap through md/bitmap/location\n",
 			mdname(mddev));
@@ -314,34 +317,59 @@ static int md_ioctl_hot_add(struct mddev *mddev, dev_t dev)
 	return md_add_new_disk(mddev, dev, NULL, -1);
 }
 
-static int md_get_bitmap_file(void __user *arg)
+/* The bitmap file's path, or an empty one (no bitmap, or internal). */
+static int md_get_bitmap_file(struct mddev *mddev, void __user *arg)
 {
 	mdu_bitmap_file_t *file;
+	char *path;
 	int err = 0;
 
 	file = kzalloc(sizeof(*file), GFP_KERNEL);
 	if (!file)
 		return -ENOMEM;
-	/* no bitmap: an empty path name */
-	if (copy_to_user(arg, file, sizeof(*file)))
+	if (mddev->bitmap_file) {
+		path = file_path(mddev->bitmap_file, file->pathname,
+				 sizeof(file->pathname));
+		if (IS_ERR(path))
+			err = PTR_ERR(path);
+		else
+			memmove(file->pathname, path, strlen(path) + 1);
+	}
+	if (!err && copy_to_user(arg, file, sizeof(*file)))
 		err = -EFAULT;
 	kfree(file);
 	return err;
 }
 
-/* No bitmap exists here: -1 (remove) has nothing to remove. */
+/*
+ * mdadm opens the file it wrote (O_RDWR) and passes the descriptor; -1
+ * removes a bitmap file.  Only a regular file that nothing but that
+ * descriptor has open for writing: two arrays or a second writer would
+ * overwrite each other's bits.
+ */
 static int md_set_bitmap_file(struct mddev *mddev, int fd)
 {
-	struct fd f;
+	const char *why = NULL;
+	struct file *f;
 
 	if (fd < 0)
-		return -ENOENT;
-	f = fdget(fd);
-	if (!f.file)
+		return md_change_bitmap_file(mddev, NULL);
+	f = fget(fd);
+	if (!f)
 		return -EBADF;
-	fdput(f);
-	pr_warn("md: %s: bitmap files are not supported\n", mdname(mddev));
-	return -EINVAL;
+	if (!S_ISREG(file_inode(f)->i_mode))
+		why = "not a regular file";
+	else if (!(f->f_mode & FMODE_WRITE))
+		why = "not open for writing";
+	else if (atomic_read(&file_inode(f)->i_writecount) != 1)
+		why = "open for writing elsewhere too (in use?)";
+	if (why) {
+		pr_warn("md: %s: bitmap file refused: %s\n", mdname(mddev),
+			why);
+		fput(f);
+		return -EBADF;
+	}
+	return md_change_bitmap_file(mddev, f);
 }
 
 static bool md_ioctl_known(unsigned int cmd)
@@ -412,7 +440,7 @@ int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
 		err = configured ? md_get_disk_info(mddev, argp) : -ENODEV;
 		break;
 	case GET_BITMAP_FILE:
-		err = md_get_bitmap_file(argp);
+		err = md_get_bitmap_file(mddev, argp);
 		break;
 	case SET_ARRAY_INFO:
 		err = md_set_array_info(mddev, argp);

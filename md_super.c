@@ -595,7 +595,7 @@ static void sb1_fill(struct mddev *mddev, struct md_rdev *rdev,
 		features |= MD_FEATURE_BAD_BLOCKS;
 		sb->bblog_shift = 0;
 	}
-	if (mddev->bitmap) {
+	if (md_internal_bitmap(mddev)) {
 		features |= MD_FEATURE_BITMAP_OFFSET;
 		sb->bitmap_offset = cpu_to_le32((u32)mddev->bitmap_offset);
 	}

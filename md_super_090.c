@@ -398,7 +398,7 @@ static void sb090_fill(struct mddev *mddev, struct md_rdev *rdev,
 
 	sb->utime = (u32)st->utime;
 	sb->state = 0;
-	if (mddev->bitmap)
+	if (md_internal_bitmap(mddev))
 		sb->state |= 1 << MD_SB_BITMAP_PRESENT;
 	sb->events_hi = (u32)(st->events >> 32);
 	sb->events_lo = (u32)st->events;

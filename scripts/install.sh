@@ -73,9 +73,6 @@ preflight() {
 			*"super external:"*)
 				bad+=("$dev: external metadata (IMSM/DDF, mdmon) is not served by this stack")
 				;;
-			*"bitmap:"*" file: "*)
-				bad+=("$dev: a file-backed bitmap is not served by this stack (internal bitmaps are)")
-				;;
 			*"reshape ="*)
 				bad+=("$dev: a reshape in progress is not served by this stack")
 				;;

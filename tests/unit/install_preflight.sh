@@ -75,7 +75,7 @@ md127 : inactive sdb[1](S) sda[0](S)
 
 unused devices: <none>
 M
-case_ "a file-backed bitmap is refused and named" 1 'md0: a file-backed bitmap is not served' <<'M'
+case_ "a file-backed bitmap is served: passes" 0 'preflight: no array' <<'M'
 Personalities : [raid1]
 md0 : active raid1 sdb[1] sda[0]
       104791040 blocks super 1.2 [2/2] [UU]
