@@ -556,13 +556,19 @@ int md_mark_clean(struct mddev *mddev)
 void md_error(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct md_personality *pers = READ_ONCE(mddev->pers);
+	int slot;
 
 	if (!rdev || !pers || !pers->error_handler ||
 	    test_bit(RD_FAULTY, &rdev->flags))
 		return;
+	/* the handler clears RD_IN_SYNC: an in-sync member's slot first */
+	slot = test_bit(RD_IN_SYNC, &rdev->flags) ?
+	       READ_ONCE(rdev->raid_disk) : -1;
 	pers->error_handler(mddev, rdev);
 	if (!test_bit(RD_FAULTY, &rdev->flags))
 		return;		/* last working member: kept */
+	/* for a re-add (md_sysfs.c "re-add"); read under reconfig_mutex */
+	WRITE_ONCE(rdev->saved_raid_disk, slot);
 	pr_crit("md/%s: %pg failed, %d member(s) missing or failed\n",
 		mdname(mddev), rdev->bdev, READ_ONCE(mddev->degraded));
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);

@@ -1095,11 +1095,24 @@ static ssize_t rdev_state_store(struct md_rdev *rdev, const char *buf,
 			return -EBUSY;
 		clear_bit(RD_IN_SYNC, &rdev->flags);
 	} else if (sysfs_streq(buf, "re-add")) {
+		bool readd;
+
 		if (!mddev->pers || !test_bit(RD_FAULTY, &rdev->flags) ||
 		    rdev->raid_disk >= 0)
 			return -EINVAL;
+		/*
+		 * Without superblocks nothing can say what it missed but the
+		 * bitmap, which kept every chunk written since it failed in
+		 * sync (md_error() left its slot in saved_raid_disk), as
+		 * in-tree.  With superblocks it is rebuilt in full
+		 * here; a removed member re-added through ADD_NEW_DISK is
+		 * judged by its superblock's events.
+		 */
+		readd = !mddev->persistent && mddev->bitmap &&
+			READ_ONCE(rdev->saved_raid_disk) >= 0;
 		clear_bit(RD_FAULTY, &rdev->flags);
 		clear_bit(RD_IN_SYNC, &rdev->flags);
+		assign_bit(RD_BITMAP_READD, &rdev->flags, readd);
 		set_bit(MDR_NEEDED, &mddev->recovery);
 	} else {
 		return -EINVAL;

@@ -1965,6 +1965,9 @@ static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 			slot = i;
 	if (slot < 0)
 		return -EEXIST;
+	/* the bitmap tells what it missed in its own slot only */
+	if (slot != rdev->saved_raid_disk)
+		clear_bit(RD_BITMAP_READD, &rdev->flags);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
 	rdev->recovery_offset = 0;
 	rdev->raid_disk = slot;

@@ -159,7 +159,11 @@ bad_files() {
 	mdadm --stop $MD
 }
 
+# build_readd PAUSE: PAUSE seconds between --fail and --remove.  After a
+# pause the failed member has left its slot and mdadm's --remove leaves
+# it attached (in-tree too); --re-add then goes through dev-*/state.
 build_readd() {
+	mdadm --zero-superblock $M0 $M1 2>/dev/null
 	rm -f $FS/bb
 	mdadm --build $MD --level=1 --raid-devices=2 --bitmap=$FS/bb \
 		--bitmap-chunk=4M --delay=1 $M0 $M1 || return 1
@@ -167,7 +171,9 @@ build_readd() {
 	fio_write_verify $MD 32M > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
 	wait_bitmap_dirty 0 $FS/bb || return 1
-	mdadm $MD --fail $M1 && mdadm $MD --remove $M1 || return 1
+	mdadm $MD --fail $M1 || return 1
+	sleep "$1"
+	mdadm $MD --remove $M1 || return 1
 	dd if=/dev/urandom of=/tmp/blob bs=1M count=1 2>/dev/null
 	dd if=/tmp/blob of=$MD bs=1M seek=40 count=1 oflag=direct 2>/dev/null ||
 		return 1
@@ -210,7 +216,7 @@ raid5_file() {
 	mdadm --stop $MD
 }
 
-ktap_plan 11
+ktap_plan 12
 ktap_check "brd: four 128 MiB RAM disks" brd_setup 4 131072
 ktap_check "ext4 on ram3 at $FS for the bitmap files" sh -c \
 	"/sbin/mke2fs -q -F -t ext4 /dev/ram3 && mkdir -p $FS && mount -t ext4 /dev/ram3 $FS"
@@ -229,7 +235,9 @@ ktap_check "under fio: --grow --bitmap=none, then a new file: nothing lost" \
 ktap_check "a garbage file, another array's file: assembly fails, nothing runs" \
 	bad_files
 ktap_check "--build with a file: --re-add recovers only the chunk written meanwhile" \
-	build_readd
+	build_readd 0
+ktap_check "--build, the failed member left attached: --re-add, only that chunk" \
+	build_readd 2
 md_stop_all
 dmsetup remove m1 2>/dev/null
 dmsetup remove m0 2>/dev/null
