@@ -18,7 +18,10 @@
  * power of two >= 512, a daemon_sleep of 0, a foreign uuid or a region
  * that would overlap the data or the superblock is refused with a
  * kernel-log reason.  A bitmap whose events are behind the array's, or
- * marked stale, cannot tell what is clean: every bit is set.
+ * marked stale, cannot tell what is clean: every bit is set.  A bitmap
+ * file (SET_BITMAP_FILE) holds the same image at offset 0 instead of
+ * the members; it is read and written through the file's page cache
+ * (kernel_read/kernel_write, then fsync) with NOIO allocations.
  *
  * Why it is safe.  A set bit means "the members may differ in this
  * chunk".  md_bitmap_startwrite() sets the bits of the chunks a write
