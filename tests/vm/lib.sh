@@ -336,6 +336,34 @@ dm_kname() {
 	return 1
 }
 
+# blob_write MD: 1 MiB of random data at 40 MiB of MD (direct), kept in
+# /tmp/blob for readd_only_dirty
+blob_write() {
+	dd if=/dev/urandom of=/tmp/blob bs=1M count=1 2>/dev/null
+	dd if=/tmp/blob of="$1" bs=1M seek=40 count=1 oflag=direct 2>/dev/null
+}
+
+# readd_only_dirty MD MEMBER DMNAME CHUNK_SECTORS: --re-add MEMBER (the
+# dm device DMNAME) to MD (md0) after blob_write, wait for the recovery
+# and check that it wrote at least the blob's 2048 sectors and at most
+# three bitmap chunks to the member (sectors from its block-layer
+# stat), that md0 is whole, "check" finds nothing and the blob reads back
+readd_only_dirty() {
+	_w0=$(awk '{ print $7 }' "/sys/block/$(dm_kname "$3")/stat")
+	mdadm "$1" --re-add "$2" || return 1
+	sleep 1
+	wait_resync md0 300 || return 1
+	_w1=$(awk '{ print $7 }' "/sys/block/$(dm_kname "$3")/stat")
+	_d=$(cat /sys/block/md0/md/degraded)
+	echo "sectors written to $3 by the re-add: $((_w1 - _w0)) (degraded $_d)"
+	[ "$_d" = 0 ] || return 1
+	[ $((_w1 - _w0)) -ge 2048 ] || return 1
+	[ $((_w1 - _w0)) -le $((3 * $4)) ] || return 1
+	md_check_clean md0 300 || return 1
+	dd if="$1" of=/tmp/back bs=1M skip=40 count=1 iflag=direct 2>/dev/null &&
+		cmp /tmp/blob /tmp/back
+}
+
 # dm_swap NAME TABLE: replace a live table
 dm_swap() {
 	dmsetup load "$1" --table "$2" && dmsetup resume "$1"

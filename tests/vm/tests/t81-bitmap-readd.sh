@@ -26,8 +26,6 @@ partner=intree
 export DM_DISABLE_UDEV=1
 CHUNK_SECTORS=8192
 
-written() { awk '{ print $7 }' "/sys/block/$(dm_kname m1)/stat"; }
-
 # bitmap_at_090 DEV: the bitmap magic right after DEV's 0.90 superblock
 # (MD_NEW_SIZE_SECTORS: the last 64 KiB-aligned 64 KiB, + 4 KiB)
 bitmap_at_090() {
@@ -54,29 +52,15 @@ readd() {
 	wait_bitmap_dirty 0 /dev/mapper/m0 || return 1
 	mdadm $MD --fail /dev/mapper/m1 && mdadm $MD --remove /dev/mapper/m1 ||
 		return 1
-	dd if=/dev/urandom of=/tmp/blob bs=1M count=1 2>/dev/null
-	dd if=/tmp/blob of=$MD bs=1M seek=40 count=1 oflag=direct 2>/dev/null ||
-		return 1
+	blob_write $MD || return 1
 	echo "dirty chunks while degraded: $(bitmap_dirty /dev/mapper/m0)"
 	if [ "$2" != "$1" ]; then
 		mdadm --stop $MD || return 1
 		switch_impl "$2" || return 1
 		mdadm --assemble --run $MD /dev/mapper/m0 || return 1
 	fi
-	_w0=$(written)
-	mdadm $MD --re-add /dev/mapper/m1 || return 1
-	sleep 1
-	wait_resync md0 300 || return 1
-	_w1=$(written)
-	_d=$(cat /sys/block/md0/md/degraded)
-	echo "sectors written to m1 by the re-add: $((_w1 - _w0)) (degraded $_d, array $((98304 * 2)))"
-	[ "$_d" = 0 ] || return 1
 	# the dirty chunk (2048 sectors of it at least), at most 3 chunks
-	[ $((_w1 - _w0)) -ge 2048 ] || return 1
-	[ $((_w1 - _w0)) -le $((3 * CHUNK_SECTORS)) ] || return 1
-	md_check_clean md0 300 || return 1
-	dd if=$MD of=/tmp/back bs=1M skip=40 count=1 iflag=direct 2>/dev/null &&
-		cmp /tmp/blob /tmp/back || return 1
+	readd_only_dirty $MD /dev/mapper/m1 m1 $CHUNK_SECTORS || return 1
 	fio_verify_only $MD 32M > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
 	mdadm --stop $MD

@@ -43,8 +43,6 @@ CHUNK_SECTORS=8192
 M0=/dev/mapper/m0
 M1=/dev/mapper/m1
 
-written() { awk '{ print $7 }' "/sys/block/$(dm_kname m1)/stat"; }
-
 file_bitmap_shown() { # FILE
 	mdstat_array md0 | grep -q "bitmap: .*, file: $1\$" ||
 		{ echo "mdstat:"; mdstat_array md0; return 1; }
@@ -75,26 +73,12 @@ write_and_clear() {
 
 readd_dirty_only() {
 	mdadm $MD --fail $M1 && mdadm $MD --remove $M1 || return 1
-	dd if=/dev/urandom of=/tmp/blob bs=1M count=1 2>/dev/null
-	dd if=/tmp/blob of=$MD bs=1M seek=40 count=1 oflag=direct 2>/dev/null ||
-		return 1
+	blob_write $MD || return 1
 	sleep 3	# a few daemon periods: a degraded array keeps its bits
 	_dirty=$(bitmap_dirty $BM)
 	echo "dirty chunks in the file while degraded: $_dirty"
 	[ "${_dirty:-0}" -ge 1 ] || return 1
-	_w0=$(written)
-	mdadm $MD --re-add $M1 || return 1
-	sleep 1
-	wait_resync md0 300 || return 1
-	_w1=$(written)
-	_d=$(cat /sys/block/md0/md/degraded)
-	echo "sectors written to m1 by the re-add: $((_w1 - _w0)) (degraded $_d, array $((98304 * 2)))"
-	[ "$_d" = 0 ] || return 1
-	[ $((_w1 - _w0)) -ge 2048 ] || return 1
-	[ $((_w1 - _w0)) -le $((3 * CHUNK_SECTORS)) ] || return 1
-	md_check_clean md0 300 || return 1
-	dd if=$MD of=/tmp/back bs=1M skip=40 count=1 iflag=direct 2>/dev/null &&
-		cmp /tmp/blob /tmp/back
+	readd_only_dirty $MD $M1 m1 $CHUNK_SECTORS
 }
 
 reassemble() {
@@ -175,22 +159,8 @@ build_readd() {
 	mdadm $MD --fail $M1 || return 1
 	sleep "$1"
 	mdadm $MD --remove $M1 || return 1
-	dd if=/dev/urandom of=/tmp/blob bs=1M count=1 2>/dev/null
-	dd if=/tmp/blob of=$MD bs=1M seek=40 count=1 oflag=direct 2>/dev/null ||
-		return 1
-	_w0=$(written)
-	mdadm $MD --re-add $M1 || return 1
-	sleep 1
-	wait_resync md0 300 || return 1
-	_w1=$(written)
-	_d=$(cat /sys/block/md0/md/degraded)
-	echo "sectors written to m1 by the re-add: $((_w1 - _w0)) (degraded $_d)"
-	[ "$_d" = 0 ] || return 1
-	[ $((_w1 - _w0)) -ge 2048 ] || return 1
-	[ $((_w1 - _w0)) -le $((3 * CHUNK_SECTORS)) ] || return 1
-	md_check_clean md0 300 || return 1
-	dd if=$MD of=/tmp/back bs=1M skip=40 count=1 iflag=direct 2>/dev/null &&
-		cmp /tmp/blob /tmp/back || return 1
+	blob_write $MD || return 1
+	readd_only_dirty $MD $M1 m1 $CHUNK_SECTORS || return 1
 	fio_verify_only $MD 32M > /tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; return 1; }
 	mdadm --stop $MD
