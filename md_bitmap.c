@@ -50,7 +50,8 @@
  * on a WQ_MEM_RECLAIM workqueue and either sleeps on flush_wait
  * (md_bitmap_startwrite(), raid1) or, not to stall the submitter, gets
  * the stamp back and holds its member writes until md_bitmap_written()
- * (md_bitmap_startwrite_nowait(), raid5: the request waits in a worker).  The work
+ * (md_bitmap_startwrite_nowait(); raid5 parks the stripes and has
+ * md_bitmap_notify() put a wake function on flush_wait).  The work
  * (io_mutex) writes every dirty page and then publishes the dirty_seq
  * it read before writing; every writer whose stamp that covers wakes,
  * so one page write serves every writer that dirtied the page
@@ -508,13 +509,51 @@ bool md_bitmap_written(struct md_bitmap *bm, u64 need)
 }
 EXPORT_SYMBOL_GPL(md_bitmap_written);
 
-void md_bitmap_wait_written(struct md_bitmap *bm, u64 need, u64 since)
+bool md_bitmap_notify(struct md_bitmap *bm, u64 need,
+		      struct wait_queue_entry *wqe)
+{
+	unsigned long flags;
+
+	if (md_bitmap_written(bm, need))
+		return true;
+	spin_lock_irqsave(&bm->flush_wait.lock, flags);
+	if (list_empty(&wqe->entry))
+		__add_wait_queue_entry_tail(&bm->flush_wait, wqe);
+	spin_unlock_irqrestore(&bm->flush_wait.lock, flags);
+	/*
+	 * A round that published before the entry was queued woke nobody;
+	 * its store came before its wake_up_all() took the lock we just
+	 * released, so this load sees it.
+	 */
+	return md_bitmap_written(bm, need);
+}
+EXPORT_SYMBOL_GPL(md_bitmap_notify);
+
+void md_bitmap_notify_cancel(struct md_bitmap *bm,
+			     struct wait_queue_entry *wqe)
+{
+	unsigned long flags;
+
+	if (!bm)
+		return;
+	spin_lock_irqsave(&bm->flush_wait.lock, flags);
+	list_del_init(&wqe->entry);
+	spin_unlock_irqrestore(&bm->flush_wait.lock, flags);
+}
+EXPORT_SYMBOL_GPL(md_bitmap_notify_cancel);
+
+void md_bitmap_count_wait(struct md_bitmap *bm, u64 ns)
+{
+	md_bitmap_waited(bm->mddev, ns);
+}
+EXPORT_SYMBOL_GPL(md_bitmap_count_wait);
+
+static void md_bitmap_wait_written(struct md_bitmap *bm, u64 need, u64 since)
 {
 	/* acquire: pairs with the release in bm_write_dirty() */
 	wait_event(bm->flush_wait, smp_load_acquire(&bm->written_seq) >= need);
 	md_bitmap_waited(bm->mddev, local_clock() - since);
 }
-EXPORT_SYMBOL_GPL(md_bitmap_wait_written);
 
 void md_bitmap_startwrite(struct md_bitmap *bm, sector_t sector,
 			  sector_t sectors)

@@ -14,6 +14,7 @@
 #define _MD_BITMAP_H
 
 #include <linux/types.h>
+#include <linux/wait.h>
 #include "md.h"
 
 /* The bitmap superblock, 256 bytes, little-endian on disk. */
@@ -68,10 +69,19 @@ u64 md_bitmap_startwrite_nowait(struct md_bitmap *bm, sector_t sector,
 /* Has the page write for stamp @need completed on every member? */
 bool md_bitmap_written(struct md_bitmap *bm, u64 need);
 /*
- * Sleep until md_bitmap_written(@need); the time since @since
- * (local_clock()) counts as a bitmap wait in md/stats.
+ * True if md_bitmap_written(@need); else queue @wqe (INIT_LIST_HEAD'ed
+ * entry, func set) on the bitmap's flush wait queue, if not queued yet:
+ * its function runs, under the queue's lock, at the end of every page
+ * write round until it removes itself (list_del_init) or is cancelled.
+ * Rechecks after queueing, so true is never a missed wake-up.
  */
-void md_bitmap_wait_written(struct md_bitmap *bm, u64 need, u64 since);
+bool md_bitmap_notify(struct md_bitmap *bm, u64 need,
+		      struct wait_queue_entry *wqe);
+/* A writer waited @ns for its bits (md/stats/bitmap_wait_*). */
+void md_bitmap_count_wait(struct md_bitmap *bm, u64 ns);
+/* Take @wqe off the queue (before it or @bm goes away); @bm may be NULL. */
+void md_bitmap_notify_cancel(struct md_bitmap *bm,
+			     struct wait_queue_entry *wqe);
 /* The write is done on every member it went to.  Any context. */
 void md_bitmap_endwrite(struct md_bitmap *bm, sector_t sector,
 			sector_t sectors);

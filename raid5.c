@@ -24,12 +24,16 @@
  * through the stripe cache, which reads again and reconstructs (then
  * rewrites) what still fails.
  *
- * The stripe head.  Its life is three states and the operation it runs:
+ * The stripe head.  Its life is four states and the operation it runs:
  *
  *   state        event                      transition (function)
  *   IDLE         queued with work           r5_begin(): take pending
  *                                           pieces / the sync request,
  *                                           then r5_plan()
+ *   IDLE         writes whose bitmap bits   r5_bitmap_hold() ->
+ *                are not on disk yet        BITMAP_WAIT (conf->bm_held)
+ *   BITMAP_WAIT  the bitmap round wrote     r5_unhold_all() -> IDLE
+ *                them (r5_bitmap_wake)
  *   (plan)       reads needed               r5_issue_reads() -> READ_WAIT
  *   (plan)       nothing to read            r5_compute() + r5_issue_writes()
  *   (plan)       too many members missing   r5_fail_op() -> (end)
@@ -199,6 +203,8 @@ static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio)
 	req->write = op_is_write(bio_op(bio));
 	req->bm_lo = 0;
 	req->bm_len = 0;
+	req->bm_need = 0;
+	req->bm_since = 0;
 	req->start = md_io_start(conf->mddev, bio);
 	return req;
 }
@@ -697,15 +703,66 @@ static bool r5_covered(struct r5dev *dev)
 }
 
 /*
- * IDLE -> an operation: take the sync request, else the pending writes,
- * else the pending reads.  False if there is nothing to do.  Owner.
+ * The newest bitmap stamp the pending writes of @sh wait for, 0 if
+ * their bits are all on disk.  sh->lock held.
  */
-static bool r5_begin(struct r5conf *conf, struct r5stripe *sh)
+static u64 r5_bitmap_need(struct r5conf *conf, struct r5stripe *sh)
+{
+	struct md_bitmap *bm = conf->mddev->bitmap;
+	struct r5piece *p;
+	u64 need = 0;
+	int i;
+
+	lockdep_assert_held(&sh->lock);
+	if (!bm)
+		return 0;
+	for (i = 0; i < conf->raid_disks; i++)
+		list_for_each_entry(p, &sh->dev[i].towrite, node)
+			need = max(need, p->req->bm_need);
+	return need && !md_bitmap_written(bm, need) ? need : 0;
+}
+
+/* Count each request's wait for its bitmap bits once: at its first op. */
+static void r5_bitmap_account(struct r5conf *conf, struct r5stripe *sh)
+{
+	struct r5piece *p;
+	u64 now = 0, since;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		list_for_each_entry(p, &sh->dev[i].writing, node) {
+			if (!READ_ONCE(p->req->bm_since))
+				continue;
+			since = xchg(&p->req->bm_since, 0);
+			if (!since)
+				continue;
+			if (!now)
+				now = local_clock();
+			md_bitmap_count_wait(conf->mddev->bitmap, now - since);
+		}
+}
+
+/*
+ * IDLE -> an operation: take the sync request, else the pending writes,
+ * else the pending reads.  R5B_NONE if there is nothing to do,
+ * R5B_HELD (sh->bm_need set) if the writes must wait for the bitmap.
+ * Owner.
+ */
+enum { R5B_NONE, R5B_OP, R5B_HELD };
+
+static int r5_begin(struct r5conf *conf, struct r5stripe *sh)
 {
 	unsigned long reread;
 	int i;
 
 	spin_lock_irq(&sh->lock);
+	if (!sh->sync && r5_has_pieces(conf, sh, true)) {
+		sh->bm_need = r5_bitmap_need(conf, sh);
+		if (sh->bm_need) {
+			spin_unlock_irq(&sh->lock);
+			return R5B_HELD;
+		}
+	}
 	reread = sh->reread;
 	sh->reread = 0;
 	if (sh->sync) {
@@ -727,7 +784,9 @@ static bool r5_begin(struct r5conf *conf, struct r5stripe *sh)
 	}
 	spin_unlock_irq(&sh->lock);
 	if (sh->op == R5_OP_NONE)
-		return false;
+		return R5B_NONE;
+	if (sh->op == R5_OP_WRITE)
+		r5_bitmap_account(conf, sh);
 
 	for (i = 0; i < conf->raid_disks; i++) {
 		struct r5dev *dev = &sh->dev[i];
@@ -741,7 +800,7 @@ static bool r5_begin(struct r5conf *conf, struct r5stripe *sh)
 		    r5_covered(dev))
 			__set_bit(R5D_OVERWRITE, &dev->flags);
 	}
-	return true;
+	return R5B_OP;
 }
 
 /* Member @i cannot be read for this operation. */
@@ -1288,19 +1347,67 @@ static bool r5_release(struct r5conf *conf, struct r5stripe *sh)
 	return !more;
 }
 
+/*
+ * IDLE -> BITMAP_WAIT: park the stripe, owned, until the bitmap round
+ * that writes its bits ends.  The wake function of conf->bm_wake, run by
+ * that round, requeues the worker, which moves it back (r5_unhold_all()).
+ */
+static void r5_bitmap_hold(struct r5conf *conf, struct r5stripe *sh)
+{
+	sh->state = R5_BITMAP_WAIT;
+	spin_lock_irq(&conf->lock);
+	list_add_tail(&sh->lru, &conf->bm_held);
+	spin_unlock_irq(&conf->lock);
+	/* written meanwhile: no round will wake us for it */
+	if (md_bitmap_notify(conf->mddev->bitmap, sh->bm_need, &conf->bm_wake))
+		queue_work(conf->wq, &conf->work);
+}
+
+/* Worker: BITMAP_WAIT stripes whose bits are on disk go back to work. */
+static void r5_unhold_all(struct r5conf *conf)
+{
+	struct md_bitmap *bm = conf->mddev->bitmap;
+	struct r5stripe *sh, *tmp;
+
+	spin_lock_irq(&conf->lock);
+	list_for_each_entry_safe(sh, tmp, &conf->bm_held, lru)
+		if (md_bitmap_written(bm, sh->bm_need))
+			list_move_tail(&sh->lru, &conf->handle);
+	spin_unlock_irq(&conf->lock);
+}
+
+/* Runs under the bitmap's flush_wait lock at the end of a round. */
+static int r5_bitmap_wake(struct wait_queue_entry *wqe, unsigned int mode,
+			  int flags, void *key)
+{
+	struct r5conf *conf = container_of(wqe, struct r5conf, bm_wake);
+
+	list_del_init(&wqe->entry);
+	queue_work(conf->wq, &conf->work);
+	return 0;
+}
+
 /* One step of an owned stripe (worker). */
 static void r5_handle(struct r5conf *conf, struct r5stripe *sh)
 {
 	for (;;) {
 		switch (sh->state) {
 		case R5_IDLE:
-			if (!r5_begin(conf, sh)) {
+			switch (r5_begin(conf, sh)) {
+			case R5B_NONE:
 				if (r5_release(conf, sh))
 					return;
 				continue;
+			case R5B_HELD:
+				r5_bitmap_hold(conf, sh);
+				return;
 			}
 			if (r5_advance(conf, sh))
 				return;
+			break;
+		case R5_BITMAP_WAIT:
+			/* r5_unhold_all() saw the bits written */
+			sh->state = R5_IDLE;
 			break;
 		case R5_READ_WAIT:
 			r5_reads_done(conf, sh);
@@ -1450,6 +1557,8 @@ static void raid5_work(struct work_struct *work)
 	struct blk_plug plug;
 
 	blk_start_plug(&plug);
+	if (!list_empty_careful(&conf->bm_held))
+		r5_unhold_all(conf);
 	for (;;) {
 		struct r5stripe *sh;
 
@@ -1573,37 +1682,6 @@ static void r5_req_submit(struct r5conf *conf, struct r5req *req)
 	r5_req_put(req);	/* the bias */
 }
 
-/*
- * Write requests whose bitmap bits are not on disk yet wait here, not
- * in the submitter: the bitmap's page write serves them all, and the
- * application's submit_bio returns at once (in-tree md holds such
- * stripes back in the same spirit).  They are entered (r5_enter), so a
- * quiesce waits for them, and the bitmap cannot go away meanwhile.
- */
-static void r5_bitmap_work(struct work_struct *work)
-{
-	struct r5conf *conf = container_of(work, struct r5conf, bm_work);
-	struct r5req *req, *tmp;
-	struct blk_plug plug;
-	LIST_HEAD(batch);
-
-	for (;;) {
-		spin_lock_irq(&conf->lock);
-		list_splice_init(&conf->bm_waiting, &batch);
-		spin_unlock_irq(&conf->lock);
-		if (list_empty(&batch))
-			return;
-		blk_start_plug(&plug);
-		list_for_each_entry_safe(req, tmp, &batch, bm_wait) {
-			list_del(&req->bm_wait);
-			md_bitmap_wait_written(conf->mddev->bitmap, req->bm_need,
-					       req->bm_since);
-			r5_req_submit(conf, req);
-		}
-		blk_finish_plug(&plug);
-	}
-}
-
 static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 {
 	struct r5conf *conf = mddev->private;
@@ -1627,20 +1705,18 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		md_write_start(mddev, bio);
 	r5_enter(conf);
 	req = r5_req_alloc(conf, bio);
-	/* the bits of every row it touches are on disk before any write */
+	/*
+	 * The bits of every row it touches are on disk before any write:
+	 * if they are not yet, its stripes wait in BITMAP_WAIT (r5_begin()),
+	 * and the submitter goes on.
+	 */
 	if (write && mddev->bitmap) {
 		r5_bitmap_rows(conf, bio, &req->bm_lo, &req->bm_len);
 		req->bm_need = md_bitmap_startwrite_nowait(mddev->bitmap,
 							   req->bm_lo,
 							   req->bm_len);
-		if (req->bm_need) {
+		if (req->bm_need)
 			req->bm_since = local_clock();
-			spin_lock_irq(&conf->lock);
-			list_add_tail(&req->bm_wait, &conf->bm_waiting);
-			spin_unlock_irq(&conf->lock);
-			queue_work(conf->flush_wq, &conf->bm_work);
-			return;
-		}
 	}
 	r5_req_submit(conf, req);
 }
@@ -2041,6 +2117,8 @@ static void raid5_quiesce(struct mddev *mddev, int quiesce)
 	if (quiesce) {
 		smp_mb();				/* (G1) */
 		wait_event(conf->wait, !atomic_read(&conf->nr_reqs));
+		/* nothing is held: the bitmap may go, or the array stop */
+		md_bitmap_notify_cancel(mddev->bitmap, &conf->bm_wake);
 	} else {
 		wake_up(&conf->wait);
 	}
@@ -2197,8 +2275,9 @@ static int raid5_run(struct mddev *mddev)
 	INIT_WORK(&conf->work, raid5_work);
 	bio_list_init(&conf->flushes);
 	INIT_WORK(&conf->flush_work, r5_flush_work);
-	INIT_LIST_HEAD(&conf->bm_waiting);
-	INIT_WORK(&conf->bm_work, r5_bitmap_work);
+	INIT_LIST_HEAD(&conf->bm_held);
+	init_waitqueue_func_entry(&conf->bm_wake, r5_bitmap_wake);
+	INIT_LIST_HEAD(&conf->bm_wake.entry);
 
 	ret = -ENOMEM;
 	conf->disks = kcalloc(conf->raid_disks, sizeof(*conf->disks),
@@ -2235,8 +2314,8 @@ static int raid5_run(struct mddev *mddev)
 					   mdname(mddev));
 	if (!conf->wq)
 		goto exit_bs;
-	/* flush_work and bm_work: each may wait, neither for the other */
-	conf->flush_wq = alloc_workqueue("%s_r5flush", WQ_MEM_RECLAIM, 2,
+	/* flush_work waits for member flushes, never on the worker */
+	conf->flush_wq = alloc_workqueue("%s_r5flush", WQ_MEM_RECLAIM, 1,
 					 mdname(mddev));
 	if (!conf->flush_wq)
 		goto destroy_wq;

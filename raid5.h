@@ -5,7 +5,7 @@
  * Locking summary (details beside each field; raid5.c "Locking"):
  *   conf->lock      irq-safe spinlock: the stripe cache (hash, inactive
  *                   LRU, counts, limit), the handle list, the retry list,
- *                   the queued flushes, the requests waiting for bitmap
+ *                   the queued flushes, the stripes waiting for bitmap
  *                   bits and every r5stripe.count/.lru.
  *   sh->lock        irq-safe spinlock: the pieces a stripe has not taken
  *                   yet (r5dev.toread/towrite), its pending sync request,
@@ -65,10 +65,10 @@ struct r5req {
 	bool write;
 	/* member sectors whose bitmap bits it holds (bm_len 0: none) */
 	sector_t bm_lo, bm_len;
-	/* waiting for its bits to reach the disk: on conf->bm_waiting */
-	struct list_head bm_wait;
-	u64 bm_need;			/* md_bitmap_written() stamp */
-	u64 bm_since;			/* local_clock() when it began */
+	/* md_bitmap_written() stamp its member writes wait for, or 0 */
+	u64 bm_need;
+	/* local_clock() at arrival while bm_need is unmet; xchg() to 0 */
+	u64 bm_since;
 };
 
 /*
@@ -120,6 +120,7 @@ enum r5_state {
 	R5_READ_WAIT,		/* member reads in flight */
 	R5_WRITE_WAIT,		/* member writes in flight */
 	R5_READBACK_WAIT,	/* reads of rewritten pages in flight */
+	R5_BITMAP_WAIT,		/* writes wait for bitmap bits; conf->bm_held */
 };
 
 /* What the current operation serves. */
@@ -148,7 +149,7 @@ struct r5sync {
 
 struct r5stripe {
 	struct hlist_node hash;		/* conf->hash; conf->lock */
-	/* conf->inactive (count 0) or conf->handle; conf->lock */
+	/* conf->inactive (count 0), ->handle or ->bm_held; conf->lock */
 	struct list_head lru;
 	struct r5conf *conf;
 	sector_t sector;		/* member sector; conf->lock */
@@ -167,6 +168,7 @@ struct r5stripe {
 	struct r5sync *syncing;		/* the operation's sync request */
 	bool rmw;			/* the write reads old data + parity */
 	bool write_ok;			/* writes reached redundancy */
+	u64 bm_need;			/* R5_BITMAP_WAIT: the stamp */
 	atomic_t io_pending;		/* member IO in flight */
 	struct r5g_row row;
 	struct r5dev dev[];		/* conf->raid_disks */
@@ -202,11 +204,12 @@ struct r5conf {
 	struct work_struct work;
 	/* PREFLUSH bios waiting for flush_work; conf->lock */
 	struct bio_list flushes;
-	struct workqueue_struct *flush_wq;	/* flush_work, bm_work */
+	struct workqueue_struct *flush_wq;
 	struct work_struct flush_work;
-	/* write requests waiting for bitmap bits (r5req.bm_wait); conf->lock */
-	struct list_head bm_waiting;
-	struct work_struct bm_work;
+	/* R5_BITMAP_WAIT stripes, owned; conf->lock */
+	struct list_head bm_held;
+	/* on the bitmap's flush_wait while stripes are held (r5_bitmap_wake) */
+	struct wait_queue_entry bm_wake;
 	/* worker only: compare pages and the syndrome pointer array */
 	struct page *scratch[2];
 	void **ptrs;
