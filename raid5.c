@@ -335,37 +335,69 @@ static void r5_hold(struct r5conf *conf, struct r5stripe *sh)
 	}
 }
 
+/* One more; the counter's lock (or owner) held, read with READ_ONCE. */
+static void r5_count(u64 *c)
+{
+	WRITE_ONCE(*c, *c + 1);
+}
+
+/*
+ * Allocate a stripe for the cache, dropping conf->lock meanwhile.  Up to
+ * R5_CACHE_MIN stripes must come; beyond, the allocation may fail
+ * quietly (the cache then recycles what it has).
+ */
+static struct r5stripe *r5_grow_unlocked(struct r5conf *conf)
+{
+	gfp_t gfp = conf->total < R5_CACHE_MIN ? GFP_NOIO :
+		    GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN;
+	struct r5stripe *sh;
+
+	lockdep_assert_held(&conf->lock);
+	spin_unlock_irq(&conf->lock);
+	sh = r5_stripe_alloc(conf, gfp);
+	spin_lock_irq(&conf->lock);
+	return sh;
+}
+
 /*
  * The stripe for the row at member sector @sector, referenced.  Sleeps
  * for a free stripe unless @noblock (the worker), then returns NULL.
+ *
+ * Sizing: below stripe_cache_size (conf->min) a new stripe is allocated
+ * rather than an unused one recycled, so the cache fills to its minimum
+ * as in-tree's preallocated one; above it, only when no stripe is
+ * unused, up to conf->limit (the memory budget).  So the cache grows
+ * exactly while every stripe is busy, i.e. to what the load in flight
+ * needs; the shrinker and trim_work take the surplus back.
  */
 static struct r5stripe *r5_get_stripe(struct r5conf *conf, sector_t sector,
 				      bool noblock)
 {
 	struct r5stripe *sh, *fresh = NULL;
-	bool tried = false;
-	gfp_t gfp;
+	bool tried = false, first = true, waited = false;
 
 	spin_lock_irq(&conf->lock);
 	for (;;) {
 		sh = r5_lookup(conf, sector);
-		if (sh)
+		if (sh) {
+			if (first)
+				r5_count(&conf->stats.cache_hits);
 			break;
+		}
+		if (first)
+			r5_count(&conf->stats.cache_misses);
+		first = false;
 		if (fresh) {
 			sh = fresh;
 			fresh = NULL;
 			conf->total++;
+			r5_count(&conf->stats.cache_grown);
 			r5_stripe_init(conf, sh, sector);
 			break;
 		}
-		if (conf->total < conf->max && !tried) {
-			/* the first R5_CACHE_MIN stripes must come */
-			gfp = conf->total < R5_CACHE_MIN ? GFP_NOIO :
-			      GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN;
-			spin_unlock_irq(&conf->lock);
-			fresh = r5_stripe_alloc(conf, gfp);
-			spin_lock_irq(&conf->lock);
+		if (conf->total < conf->min && !tried) {
 			tried = true;
+			fresh = r5_grow_unlocked(conf);
 			if (fresh)
 				continue;
 		}
@@ -375,12 +407,23 @@ static struct r5stripe *r5_get_stripe(struct r5conf *conf, sector_t sector,
 			r5_stripe_init(conf, sh, sector);
 			break;
 		}
+		/* every stripe is busy: grow within the budget */
+		if (conf->total < conf->limit && !tried) {
+			tried = true;
+			fresh = r5_grow_unlocked(conf);
+			if (fresh)
+				continue;
+		}
 		if (noblock)
 			break;
+		if (!waited) {
+			waited = true;
+			r5_count(&conf->stats.cache_waits);
+		}
 		/* a stripe becomes inactive, or the limit grows */
 		wait_event_lock_irq(conf->wait,
 				    !list_empty(&conf->inactive) ||
-				    (conf->total < conf->max && !tried),
+				    (conf->total < conf->limit && !tried),
 				    conf->lock);
 		tried = false;
 	}
@@ -401,9 +444,10 @@ static void r5_put_stripe(struct r5conf *conf, struct r5stripe *sh)
 	spin_lock_irqsave(&conf->lock, flags);
 	if (!--sh->count) {
 		conf->active--;
-		if (conf->total > conf->max) {
+		if (conf->total > conf->limit) {
 			hlist_del_init(&sh->hash);
 			conf->total--;
+			r5_count(&conf->stats.cache_shrunk);
 			drop = true;
 		} else {
 			list_add_tail(&sh->lru, &conf->inactive);
@@ -416,6 +460,82 @@ static void r5_put_stripe(struct r5conf *conf, struct r5stripe *sh)
 	spin_unlock_irqrestore(&conf->lock, flags);
 	if (drop)
 		r5_stripe_free(conf, sh);
+}
+
+/*
+ * Free up to @nr unused stripes, least recently used first, while more
+ * than @floor are allocated.  Any process context; returns the count.
+ */
+static unsigned long r5_trim(struct r5conf *conf, unsigned long nr, int floor)
+{
+	struct r5stripe *sh, *tmp;
+	unsigned long n = 0;
+	LIST_HEAD(drop);
+
+	spin_lock_irq(&conf->lock);
+	while (n < nr && conf->total > floor) {
+		sh = list_first_entry_or_null(&conf->inactive,
+					      struct r5stripe, lru);
+		if (!sh)
+			break;
+		list_move(&sh->lru, &drop);
+		hlist_del_init(&sh->hash);
+		conf->total--;
+		n++;
+	}
+	WRITE_ONCE(conf->stats.cache_shrunk, conf->stats.cache_shrunk + n);
+	spin_unlock_irq(&conf->lock);
+	list_for_each_entry_safe(sh, tmp, &drop, lru)
+		r5_stripe_free(conf, sh);
+	return n;
+}
+
+/* Recompute conf->limit after min or the budget changed. */
+static void r5_set_limit(struct r5conf *conf)
+{
+	u64 n = div_u64((u64)conf->budget_kb << 10, conf->stripe_bytes);
+
+	lockdep_assert_held(&conf->lock);
+	WRITE_ONCE(conf->limit, clamp_t(u64, n, conf->min, R5_CACHE_MAX));
+	/* waiters may allocate now */
+	wake_up(&conf->wait);
+}
+
+/* Unused stripes above the minimum: what memory pressure may take. */
+static unsigned long r5_shrink_count(struct shrinker *shrink,
+				     struct shrink_control *sc)
+{
+	struct r5conf *conf = container_of(shrink, struct r5conf, shrinker);
+	int total = READ_ONCE(conf->total);
+	int idle = total - READ_ONCE(conf->active);
+	int above = total - READ_ONCE(conf->min);
+
+	return max(0, min(idle, above));
+}
+
+static unsigned long r5_shrink_scan(struct shrinker *shrink,
+				    struct shrink_control *sc)
+{
+	struct r5conf *conf = container_of(shrink, struct r5conf, shrinker);
+	unsigned long n = r5_trim(conf, sc->nr_to_scan, READ_ONCE(conf->min));
+
+	return n ? n : SHRINK_STOP;
+}
+
+static void r5_trim_work(struct work_struct *work)
+{
+	struct r5conf *conf = container_of(to_delayed_work(work),
+					   struct r5conf, trim_work);
+	u64 seen = READ_ONCE(conf->stats.cache_hits) +
+		   READ_ONCE(conf->stats.cache_misses);
+	unsigned long idle = r5_shrink_count(&conf->shrinker, NULL);
+
+	/* no lookup for a whole period: the array is idle */
+	if (seen == conf->trim_seen && idle)
+		r5_trim(conf, DIV_ROUND_UP(idle, 2), READ_ONCE(conf->min));
+	conf->trim_seen = seen;
+	queue_delayed_work(system_power_efficient_wq, &conf->trim_work,
+			   msecs_to_jiffies(R5_TRIM_MS));
 }
 
 /* Hand an owned stripe to the worker.  Any context. */
@@ -448,20 +568,60 @@ static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh)
 	r5_queue(sh);
 }
 
+/*
+ * Stripes a plugged submitter claimed: the worker gets them when the
+ * plug ends (or its task sleeps), so every piece of the requests under
+ * the plug is on its stripes before any of them is handled, and the
+ * writes that fill a row together need no reads.
+ */
+struct r5plug {
+	struct blk_plug_cb cb;		/* cb.data: the conf */
+	struct list_head stripes;	/* owned, referenced; by sh->lru */
+};
+
+static void r5_unplug(struct blk_plug_cb *cb, bool from_schedule)
+{
+	struct r5plug *rp = container_of(cb, struct r5plug, cb);
+	struct r5conf *conf = cb->data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->lock, flags);
+	list_splice_tail(&rp->stripes, &conf->handle);
+	spin_unlock_irqrestore(&conf->lock, flags);
+	queue_work(conf->wq, &conf->work);
+	kfree(rp);
+}
+
 /* Add @p to the stripe of @sector, member @i. */
 static void r5_attach(struct r5conf *conf, sector_t sector, int i,
 		      struct r5piece *p, bool write)
 {
 	struct r5stripe *sh = r5_get_stripe(conf, sector, false);
 	struct r5dev *dev = &sh->dev[i];
+	struct blk_plug_cb *cb;
+	struct r5plug *rp;
 	bool claim;
 
 	spin_lock_irq(&sh->lock);
 	list_add_tail(&p->node, write ? &dev->towrite : &dev->toread);
 	claim = r5_claim(sh);
 	spin_unlock_irq(&sh->lock);
-	if (claim)
-		r5_start_handling(conf, sh);
+	if (claim) {
+		cb = blk_check_plugged(r5_unplug, conf, sizeof(*rp));
+		if (!cb) {
+			r5_start_handling(conf, sh);
+			goto put;
+		}
+		rp = container_of(cb, struct r5plug, cb);
+		/* blk_check_plugged() zeroes a new one */
+		if (!rp->stripes.next)
+			INIT_LIST_HEAD(&rp->stripes);
+		spin_lock_irq(&conf->lock);
+		r5_hold(conf, sh);
+		spin_unlock_irq(&conf->lock);
+		list_add_tail(&sh->lru, &rp->stripes);
+	}
+put:
 	r5_put_stripe(conf, sh);
 }
 
@@ -785,6 +945,7 @@ static int r5_begin(struct r5conf *conf, struct r5stripe *sh)
 	spin_unlock_irq(&sh->lock);
 	if (sh->op == R5_OP_NONE)
 		return R5B_NONE;
+	sh->op_reads = 0;
 	if (sh->op == R5_OP_WRITE)
 		r5_bitmap_account(conf, sh);
 
@@ -903,6 +1064,11 @@ static void r5_issue_reads(struct r5conf *conf, struct r5stripe *sh,
 
 	atomic_set(&sh->io_pending, n);
 	sh->state = R5_READ_WAIT;
+	if (sh->op == R5_OP_WRITE) {
+		sh->op_reads += n;
+		WRITE_ONCE(conf->stats.write_reads,
+			   conf->stats.write_reads + n);
+	}
 	for_each_set_bit(i, &mask, conf->raid_disks) {
 		rcu_read_lock();
 		rdev = r5_rdev_rcu(conf, i);
@@ -1145,6 +1311,14 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 	}
 	if (!mask)
 		return false;
+	if (sh->op == R5_OP_WRITE) {
+		if (!sh->op_reads)
+			r5_count(&conf->stats.writes_full);
+		else if (sh->rmw)
+			r5_count(&conf->stats.writes_rmw);
+		else
+			r5_count(&conf->stats.writes_rcw);
+	}
 	atomic_set(&sh->io_pending, hweight_long(mask));
 	sh->state = R5_WRITE_WAIT;
 	for_each_set_bit(i, &mask, conf->raid_disks) {
@@ -1901,38 +2075,72 @@ static ssize_t stripe_cache_size_show(struct mddev *mddev, char *page)
 
 	if (!conf)
 		return -ENODEV;
-	return sysfs_emit(page, "%d\n", READ_ONCE(conf->max));
+	return sysfs_emit(page, "%d\n", READ_ONCE(conf->min));
 }
 
 static ssize_t stripe_cache_size_store(struct mddev *mddev, const char *buf,
 				       size_t len)
 {
 	struct r5conf *conf = r5_sysfs_conf(mddev);
-	struct r5stripe *sh, *tmp;
 	unsigned int v;
-	LIST_HEAD(drop);
 
 	if (kstrtouint(buf, 10, &v) || v < R5_CACHE_MIN || v > R5_CACHE_MAX)
 		return -EINVAL;
 	if (!conf)
 		return -ENODEV;
 	spin_lock_irq(&conf->lock);
-	WRITE_ONCE(conf->max, v);
-	/* shrink: drop unused stripes now, busy ones as they are put */
-	while (conf->total > conf->max) {
-		sh = list_first_entry_or_null(&conf->inactive,
-					      struct r5stripe, lru);
-		if (!sh)
-			break;
-		list_move(&sh->lru, &drop);
-		hlist_del_init(&sh->hash);
-		conf->total--;
-	}
-	wake_up(&conf->wait);
+	WRITE_ONCE(conf->min, v);
+	r5_set_limit(conf);
 	spin_unlock_irq(&conf->lock);
-	list_for_each_entry_safe(sh, tmp, &drop, lru)
-		r5_stripe_free(conf, sh);
+	/* as in-tree: the cache is this size now (busy stripes as put) */
+	r5_trim(conf, ULONG_MAX, v);
 	return len;
+}
+
+static ssize_t stripe_cache_budget_kb_show(struct mddev *mddev, char *page)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+
+	if (!conf)
+		return -ENODEV;
+	return sysfs_emit(page, "%lu\n", READ_ONCE(conf->budget_kb));
+}
+
+static ssize_t stripe_cache_budget_kb_store(struct mddev *mddev,
+					    const char *buf, size_t len)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+	unsigned long v;
+
+	if (kstrtoul(buf, 10, &v) || v > totalram_pages() * (PAGE_SIZE >> 10))
+		return -EINVAL;
+	if (!conf)
+		return -ENODEV;
+	spin_lock_irq(&conf->lock);
+	WRITE_ONCE(conf->budget_kb, v);
+	r5_set_limit(conf);
+	spin_unlock_irq(&conf->lock);
+	r5_trim(conf, ULONG_MAX, READ_ONCE(conf->limit));
+	return len;
+}
+
+static ssize_t stripe_cache_current_show(struct mddev *mddev, char *page)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+
+	if (!conf)
+		return -ENODEV;
+	return sysfs_emit(page, "%d\n", READ_ONCE(conf->total));
+}
+
+static ssize_t stripe_cache_memory_kb_show(struct mddev *mddev, char *page)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+
+	if (!conf)
+		return -ENODEV;
+	return sysfs_emit(page, "%llu\n",
+			  (u64)READ_ONCE(conf->total) * conf->stripe_bytes >> 10);
 }
 
 static ssize_t stripe_cache_active_show(struct mddev *mddev, char *page)
@@ -1963,14 +2171,81 @@ static struct md_sysfs_entry r5_stripe_cache_active = {
 	.unlocked = true,
 };
 
+static struct md_sysfs_entry r5_stripe_cache_budget_kb = {
+	.attr = { .name = "stripe_cache_budget_kb", .mode = 0644 },
+	.show = stripe_cache_budget_kb_show,
+	.store = stripe_cache_budget_kb_store,
+	.unlocked = true,
+};
+
+static struct md_sysfs_entry r5_stripe_cache_current = {
+	.attr = { .name = "stripe_cache_current", .mode = 0444 },
+	.show = stripe_cache_current_show,
+	.unlocked = true,
+};
+
+static struct md_sysfs_entry r5_stripe_cache_memory_kb = {
+	.attr = { .name = "stripe_cache_memory_kb", .mode = 0444 },
+	.show = stripe_cache_memory_kb_show,
+	.unlocked = true,
+};
+
 static struct attribute *r5_attrs[] = {
 	&r5_stripe_cache_size.attr,
 	&r5_stripe_cache_active.attr,
+	&r5_stripe_cache_budget_kb.attr,
+	&r5_stripe_cache_current.attr,
+	&r5_stripe_cache_memory_kb.attr,
 	NULL,
 };
 
 static const struct attribute_group r5_attr_group = {
 	.attrs = r5_attrs,
+};
+
+/* md/stats/ counters of raid456, merged into the core's stats group */
+#define R5_STAT(field)							\
+static ssize_t r5_stat_##field##_show(struct mddev *mddev, char *page)	\
+{									\
+	struct r5conf *conf = r5_sysfs_conf(mddev);			\
+									\
+	if (!conf)							\
+		return -ENODEV;						\
+	return sysfs_emit(page, "%llu\n",				\
+			  READ_ONCE(conf->stats.field));		\
+}									\
+static struct md_sysfs_entry r5_stat_##field = {			\
+	.attr = { .name = "stripe_" #field, .mode = 0444 },		\
+	.show = r5_stat_##field##_show,					\
+	.unlocked = true,						\
+}
+
+R5_STAT(cache_hits);
+R5_STAT(cache_misses);
+R5_STAT(cache_waits);
+R5_STAT(cache_grown);
+R5_STAT(cache_shrunk);
+R5_STAT(writes_full);
+R5_STAT(writes_rmw);
+R5_STAT(writes_rcw);
+R5_STAT(write_reads);
+
+static struct attribute *r5_stats_attrs[] = {
+	&r5_stat_cache_hits.attr,
+	&r5_stat_cache_misses.attr,
+	&r5_stat_cache_waits.attr,
+	&r5_stat_cache_grown.attr,
+	&r5_stat_cache_shrunk.attr,
+	&r5_stat_writes_full.attr,
+	&r5_stat_writes_rmw.attr,
+	&r5_stat_writes_rcw.attr,
+	&r5_stat_write_reads.attr,
+	NULL,
+};
+
+static const struct attribute_group r5_stats_group = {
+	.name = "stats",
+	.attrs = r5_stats_attrs,
 };
 
 /* ---- configuration ---------------------------------------------------- */
@@ -2265,9 +2540,26 @@ static int raid5_run(struct mddev *mddev)
 	conf->mddev = mddev;
 	conf->geo = geo;
 	conf->raid_disks = mddev->raid_disks;
-	conf->max = R5_CACHE_DEFAULT;
+	conf->min = R5_CACHE_DEFAULT;
+	/*
+	 * The stripe cache's memory budget: 1/32 of RAM per array by
+	 * default.  That is enough for in-tree's best hand-tuned size
+	 * (4096 stripes of 5 members = 80 MiB) on a 4 GiB machine, small
+	 * beside the page cache the same data would take, and returned
+	 * under memory pressure (the shrinker) or when idle.
+	 */
+	conf->budget_kb = totalram_pages() * (PAGE_SIZE >> 10) / R5_BUDGET_DIV;
+	/* the head, and per member a page and a one-vector bio */
+	conf->stripe_bytes = sizeof(struct r5stripe) +
+			     conf->raid_disks * (sizeof(struct r5dev) +
+						 PAGE_SIZE + sizeof(struct bio) +
+						 sizeof(struct bio_vec));
+	INIT_DELAYED_WORK(&conf->trim_work, r5_trim_work);
 	spin_lock_init(&conf->lock);
 	init_waitqueue_head(&conf->wait);
+	spin_lock_irq(&conf->lock);
+	r5_set_limit(conf);
+	spin_unlock_irq(&conf->lock);
 	INIT_LIST_HEAD(&conf->inactive);
 	INIT_LIST_HEAD(&conf->handle);
 	INIT_LIST_HEAD(&conf->retry);
@@ -2336,6 +2628,18 @@ static int raid5_run(struct mddev *mddev)
 	if (sysfs_create_group(&mddev->kobj, &r5_attr_group))
 		pr_warn("md/raid:%s: cannot create stripe cache sysfs files\n",
 			mdname(mddev));
+	if (sysfs_merge_group(&mddev->kobj, &r5_stats_group))
+		pr_warn("md/raid:%s: cannot create md/stats/stripe_* files\n",
+			mdname(mddev));
+	conf->shrinker.count_objects = r5_shrink_count;
+	conf->shrinker.scan_objects = r5_shrink_scan;
+	conf->shrinker.seeks = DEFAULT_SEEKS;
+	/* without it the cache still trims itself when idle */
+	if (register_shrinker(&conf->shrinker, "md-raid5:%s", mdname(mddev)))
+		pr_warn("md/raid:%s: no stripe cache shrinker\n",
+			mdname(mddev));
+	queue_delayed_work(system_power_efficient_wq, &conf->trim_work,
+			   msecs_to_jiffies(R5_TRIM_MS));
 	pr_info("md/raid:%s: raid level %d active with %d out of %d devices, algorithm %d\n",
 		mdname(mddev), mddev->level,
 		conf->raid_disks - mddev->degraded, conf->raid_disks,
@@ -2369,7 +2673,13 @@ free_conf:
 
 static void raid5_free(struct mddev *mddev, void *priv)
 {
+	struct r5conf *conf = priv;
+
+	/* no-op if registration failed */
+	unregister_shrinker(&conf->shrinker);
+	cancel_delayed_work_sync(&conf->trim_work);
 	/* waits for stores in progress (they found priv before it went) */
+	sysfs_unmerge_group(&mddev->kobj, &r5_stats_group);
 	sysfs_remove_group(&mddev->kobj, &r5_attr_group);
 	/* the last r5_leave() may still be looking at conf->wait */
 	synchronize_rcu();

@@ -38,6 +38,10 @@
 #define R5_CACHE_MIN		17
 #define R5_CACHE_MAX		32768
 #define R5_CACHE_DEFAULT	256
+/* default stripe_cache_budget_kb: 1/R5_BUDGET_DIV of RAM (raid5.c) */
+#define R5_BUDGET_DIV		32
+/* an idle cache gives back half its stripes above the minimum this often */
+#define R5_TRIM_MS		5000
 
 /*
  * Hash buckets of the stripe cache: a compile-time size, so the cache
@@ -168,10 +172,28 @@ struct r5stripe {
 	struct r5sync *syncing;		/* the operation's sync request */
 	bool rmw;			/* the write reads old data + parity */
 	bool write_ok;			/* writes reached redundancy */
+	int op_reads;			/* member reads this operation */
 	u64 bm_need;			/* R5_BITMAP_WAIT: the stamp */
 	atomic_t io_pending;		/* member IO in flight */
 	struct r5g_row row;
 	struct r5dev dev[];		/* conf->raid_disks */
+};
+
+/*
+ * md/stats/ of raid456 (Documentation/ABI).  cache_*: conf->lock;
+ * writes_* and write_reads: the worker (owner of every stripe).  Stored
+ * with WRITE_ONCE, read by sysfs with READ_ONCE.
+ */
+struct r5stats {
+	u64 cache_hits;		/* lookups that found the row cached */
+	u64 cache_misses;	/* lookups that had to take a stripe */
+	u64 cache_waits;	/* lookups that slept for a free stripe */
+	u64 cache_grown;	/* stripes allocated */
+	u64 cache_shrunk;	/* stripes freed */
+	u64 writes_full;	/* write operations that read nothing */
+	u64 writes_rmw;		/* ... that read old data and parity */
+	u64 writes_rcw;		/* ... that read the rest of the row */
+	u64 write_reads;	/* member reads of write operations */
 };
 
 struct r5disk {
@@ -191,7 +213,18 @@ struct r5conf {
 	struct list_head retry;		/* failed direct reads (r5clone) */
 	int total;			/* stripes allocated */
 	int active;			/* stripes with count > 0 */
-	int max;			/* stripe_cache_size */
+	/* stripe_cache_size: kept even when idle; WRITE_ONCE */
+	int min;
+	/* most stripes: the budget's worth, at least min; WRITE_ONCE */
+	int limit;
+	/* stripe_cache_budget_kb; WRITE_ONCE */
+	unsigned long budget_kb;
+	unsigned int stripe_bytes;	/* memory of one stripe; fixed */
+	struct r5stats stats;
+	struct shrinker shrinker;	/* gives back stripes above min */
+	/* frees half the idle stripes above min if none was looked up */
+	struct delayed_work trim_work;
+	u64 trim_seen;			/* lookups at the last pass; trim_work */
 	/* a stripe became free, a request left, quiesce changed */
 	wait_queue_head_t wait;
 
