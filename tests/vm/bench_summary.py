@@ -27,7 +27,7 @@ import os
 import statistics
 import sys
 
-LABELS = {"raw": "raw brd member", "intree": "in-tree md", "fork": "this stack (fork)"}
+LABELS = {"raw": "raw member", "intree": "in-tree md", "fork": "this stack (fork)"}
 
 # md/stats files that are maxima or gauges; all others are counters
 # reported as the difference over one run.
@@ -422,7 +422,10 @@ def main():
                 groups.setdefault(group, []).append(st)
         js = {"params": params, "broken": broken, "targets": {}}
         out.append("")
-        size = f"{params['ndisks']} x {params.get('member_mib', '256')} MiB brd"
+        kind = params.get("members", "brd")
+        if kind.startswith("nullb"):
+            kind = f"null_blk ({kind.partition(':')[2] or '100'} MB/s each)"
+        size = f"{params['ndisks']} x {params.get('member_mib', '256')} MiB {kind}"
         if mode == "resync":
             out.append(f"{job}: {params['level']} on {size}, initial resync with nothing else "
                        f"running, {params['runs']} runs per target, ABBA in-tree/fork, "
@@ -435,6 +438,8 @@ def main():
                 if params.get("speed_max", "default") != "default" else ""
             if params.get("fork_sysfs", "none") != "none":
                 extra += f", fork md/{params['fork_sysfs']}"
+            if params.get("intree_sysfs", "none") != "none":
+                extra += f", in-tree md/{params['intree_sysfs']}"
             if params.get("bitmap", "none") != "none":
                 kind, _, chunk = params["bitmap"].partition(":")
                 extra += f", {kind} bitmap" + (f" (chunk {chunk})" if chunk else "")

@@ -184,7 +184,8 @@ nullb_teardown() {
 	return 0
 }
 
-# nullb_setup NR SIZE_MIB: fresh /dev/nullb0..NR-1, listed in NULLB_DEVS.
+# nullb_setup NR SIZE_MIB [MBPS]: fresh /dev/nullb0..NR-1 (MBPS MB/s
+# each, default 100), listed in NULLB_DEVS.
 nullb_setup() {
 	nullb_teardown
 	modprobe null_blk nr_devices=0 || return 1
@@ -195,7 +196,7 @@ nullb_setup() {
 		mkdir "$_d" || return 1
 		echo "$2" > "$_d/size" &&
 		echo 1 > "$_d/memory_backed" &&
-		echo 100 > "$_d/mbps" &&
+		echo "${3:-100}" > "$_d/mbps" &&
 		echo 2 > "$_d/irqmode" &&
 		echo 50000 > "$_d/completion_nsec" &&
 		echo 2 > "$_d/queue_mode" &&

@@ -25,6 +25,12 @@
 #   # FORK-SYSFS: NAME=VALUE             written to the fork's md/NAME
 #                                        after each array creation (a knob
 #                                        in-tree md does not have)
+#   # INTREE-SYSFS: NAME=VALUE           the same for in-tree md (a setting
+#                                        in-tree users tune by hand)
+#   # MEMBERS: nullb MBPS                null_blk members (memory backed,
+#                                        MBPS MB/s each) instead of RAM
+#                                        disks, for jobs bound by member
+#                                        bandwidth
 #   # TARGET: METRIC OP RATIO [why]      not read here: the row(s) of the
 #                                        BENCHMARKS.md summary (bench_report.py)
 #   # DEGRADE: N                         fail and remove the last N members
@@ -83,8 +89,8 @@ md_record() {
 	{
 		read -r _up _ < /proc/uptime
 		echo "$2 uptime $_up"
-		blockdev --flushbufs /dev/ram0
-		echo "$2 sb_events $(mdadm --examine /dev/ram0 | md_field Events)"
+		blockdev --flushbufs "$(member 0)"
+		echo "$2 sb_events $(mdadm --examine "$(member 0)" | md_field Events)"
 		read -r _v < /sys/block/md0/md/sync_action
 		echo "$2 sync_action $_v"
 		read -r _v < /sys/block/md0/md/sync_completed
@@ -122,15 +128,36 @@ load_target() {
 	fi
 }
 
-# make_array TARGET CLEAN: fresh RAM disks and, unless TARGET is raw, a new
+# member I: the I-th member device
+member() {
+	case "$members" in
+	nullb*) echo "/dev/nullb$1" ;;
+	*) echo "/dev/ram$1" ;;
+	esac
+}
+
+# fresh_members: new, empty member devices
+fresh_members() {
+	case "$members" in
+	nullb*)
+		brd_teardown
+		nullb_setup "$ndisks" "$member_mib" "${members#nullb }" ||
+			{ echo "null_blk setup failed"; return 1; } ;;
+	*)
+		brd_setup "$ndisks" $((member_mib * 1024)) ||
+			{ echo "brd setup failed"; return 1; } ;;
+	esac
+}
+
+# make_array TARGET CLEAN: fresh members and, unless TARGET is raw, a new
 # /dev/md0 (created --assume-clean if CLEAN is 1, else it resyncs).
 make_array() {
 	md_stop_all
-	brd_setup "$ndisks" $((member_mib * 1024)) || { echo "brd setup failed"; return 1; }
+	fresh_members || return 1
 	[ "$1" = raw ] && return 0
 	_devs=
 	_i=0
-	while [ $_i -lt "$ndisks" ]; do _devs="$_devs /dev/ram$_i"; _i=$((_i + 1)); done
+	while [ $_i -lt "$ndisks" ]; do _devs="$_devs $(member $_i)"; _i=$((_i + 1)); done
 	_clean=
 	[ "$2" = 1 ] && _clean=--assume-clean
 	# mdadm adds no bitmap by itself below 100 GiB: say so either way
@@ -151,8 +178,8 @@ make_array() {
 		# serves their data by reconstruction.
 		_i=$((ndisks - degrade))
 		while [ $_i -lt "$ndisks" ]; do
-			mdadm /dev/md0 --fail /dev/ram$_i --remove /dev/ram$_i > /dev/null 2>&1 ||
-				{ echo "cannot fail /dev/ram$_i"; return 1; }
+			mdadm /dev/md0 --fail "$(member $_i)" --remove "$(member $_i)" > /dev/null 2>&1 ||
+				{ echo "cannot fail $(member $_i)"; return 1; }
 			_i=$((_i + 1))
 		done
 		grep -q "^md0 : active.*" /proc/mdstat || { echo "md0 not active after degrading"; return 1; }
@@ -160,6 +187,10 @@ make_array() {
 	if [ "$1" = fork ] && [ -n "$fork_sysfs" ]; then
 		echo "${fork_sysfs#*=}" > "/sys/block/md0/md/${fork_sysfs%%=*}" ||
 			{ echo "cannot set md/$fork_sysfs"; return 1; }
+	fi
+	if [ "$1" = intree ] && [ -n "$intree_sysfs" ]; then
+		echo "${intree_sysfs#*=}" > "/sys/block/md0/md/${intree_sysfs%%=*}" ||
+			{ echo "cannot set md/$intree_sysfs"; return 1; }
 	fi
 }
 
@@ -231,7 +262,7 @@ setup_load() {
 	return 0
 }
 
-dev_of() { if [ "$1" = raw ]; then echo /dev/ram0; else echo /dev/md0; fi; }
+dev_of() { if [ "$1" = raw ]; then member 0; else echo /dev/md0; fi; }
 
 # measure TARGET N DIR: one measured run; sets rfile to its result file.
 measure() {
@@ -277,6 +308,8 @@ for job in $BENCH_JOBS; do
 	speed_max=$(directive "$src" SYNC-SPEED-MAX)
 	prefill=$(directive "$src" PREFILL)
 	fork_sysfs=$(directive "$src" FORK-SYSFS)
+	intree_sysfs=$(directive "$src" INTREE-SYSFS)
+	members=$(directive "$src" MEMBERS)
 	degrade=$(directive "$src" DEGRADE)
 	bitmap=$(directive "$src" BITMAP)
 	case "$mode" in
@@ -284,11 +317,11 @@ for job in $BENCH_JOBS; do
 	*) log "$job: unknown MD-BENCH mode '$mode'"; continue ;;
 	esac
 	: > "$d/runs.txt"
-	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} degrade=${degrade:-0} bitmap=$(echo "${bitmap:-none}" | tr ' ' :) runtime=${BENCH_RUNTIME:-job}" > "$d/params.txt"
+	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} intree_sysfs=${intree_sysfs:-none} members=$(echo "${members:-brd}" | tr ' ' :) degrade=${degrade:-0} bitmap=$(echo "${bitmap:-none}" | tr ' ' :) runtime=${BENCH_RUNTIME:-job}" > "$d/params.txt"
 
 	# raw member baseline (plain fio jobs only)
 	if [ "$mode" = fio ] && [ "$RAW_RUNS" -gt 0 ]; then
-		log "$job: raw /dev/ram0"
+		log "$job: raw $(member 0)"
 		if load_target raw > /tmp/prep.err 2>&1 && setup_load raw > /tmp/prep.err 2>&1; then
 			i=1
 			while [ $i -le "$RAW_RUNS" ]; do
@@ -317,7 +350,7 @@ for job in $BENCH_JOBS; do
 		grp=${slot#*:}
 		grep -q "^$t:" "$d/broken.txt" 2>/dev/null && continue
 		if [ "$t" != "$cur" ]; then
-			log "$job: load $t ($mode, $level on $ndisks x ${member_mib} MiB RAM disks)"
+			log "$job: load $t ($mode, $level on $ndisks x ${member_mib} MiB ${members:-brd})"
 			if ! { load_target "$t" && setup_load "$t"; } > /tmp/prep.err 2>&1; then
 				why=$(tr '\n' ' ' < /tmp/prep.err | cut -c1-300)
 				log "$job: $t NOT FUNCTIONAL: $why"
@@ -346,5 +379,6 @@ for job in $BENCH_JOBS; do
 	cat /proc/mdstat > "$d/mdstat.txt" 2>/dev/null
 done
 brd_teardown
+nullb_teardown
 
 bench_finish bench $OUT
