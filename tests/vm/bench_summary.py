@@ -114,6 +114,9 @@ def md_record(path):
         except ValueError:
             continue
         out["stats"][name] = av if name in STAT_VALUE else av - bv
+    # raid456 stripe cache gauges (md/stripe_cache_*) as the run ended
+    out["cache"] = {k[6:]: int(v) for k, v in a.items()
+                    if k.startswith("cache.") and v.isdigit()}
     if a.get("sb_events", "").isdigit() and b.get("sb_events", "").isdigit():
         out["stats"]["sb_events"] = int(a["sb_events"]) - int(b["sb_events"])
     if "uptime" in a and "uptime" in b:
@@ -189,6 +192,11 @@ def aggregate_fio(runs):
             vals = [m["stats"][name] for m in mds if name in m["stats"]]
             st[name] = {"median": statistics.median(vals), "max": max(vals), "runs": vals}
         s["md_stats"] = st
+        cache = {}
+        for name in sorted({n for m in mds for n in m.get("cache", {})}):
+            cache[name] = max(m["cache"][name] for m in mds if name in m.get("cache", {}))
+        if cache:
+            s["md_cache"] = cache
     return s
 
 
@@ -303,6 +311,60 @@ def fio_table(out, js, groups, broken, targets):
                 else:
                     row += f" {v['median']:>13.0f}"
             out.append(row)
+    r5_lines(out, md, int(js["params"].get("ndisks", "0")))
+    bound_line(out, js)
+
+
+def bound_line(out, js):
+    """Jobs on null_blk: each target as a share of the members' bound."""
+    p = js["params"]
+    raw = js["targets"].get("raw")
+    parity = {"raid5": 1, "raid4": 1, "raid6": 2}.get(p.get("level"))
+    if not p.get("members", "brd").startswith("nullb") or not raw or parity is None:
+        return
+    data = int(p["ndisks"]) - parity
+    bound = raw["mib_s_median"] * data
+    parts = [f"{LABELS[t]} {js['targets'][t]['mib_s_median']:.1f} MiB/s "
+             f"({100 * js['targets'][t]['mib_s_median'] / bound:.0f}%)"
+             for t in ("intree", "fork") if js["targets"].get(t)]
+    out.append(f"physical bound: raw member {raw['mib_s_median']:.1f} MiB/s x {data} data "
+               f"members = {bound:.1f} MiB/s; " + ", ".join(parts))
+
+
+# (column, md/stats file): the raid456 write and stripe cache counters
+R5_COLUMNS = (
+    ("reads by wr", "stripe_write_reads"),
+    ("full wr", "stripe_writes_full"),
+    ("rmw", "stripe_writes_rmw"),
+    ("rcw", "stripe_writes_rcw"),
+    ("cache waits", "stripe_cache_waits"),
+    ("grown", "stripe_cache_grown"),
+)
+
+
+def r5_lines(out, md, ndisks):
+    """raid456 jobs: the stripe cache each target used, and what writes read."""
+    rows = [(t, s) for t, s in md if s.get("md_cache")]
+    if not rows:
+        return
+    out.append("stripe cache at the end of each run (largest over runs; in-tree's memory "
+               f"estimated as stripe_cache_size x {ndisks} pages) and md/stats stripe "
+               "counters (fork only; median of the run's delta):")
+    out.append(f"  {'target':<18} {'size':>6} {'current':>8} {'memory':>9}"
+               + "".join(f" {c[0]:>12}" for c in R5_COLUMNS))
+    for t, s in rows:
+        c = s["md_cache"]
+        cur = c.get("stripe_cache_current")
+        mem = c.get("stripe_cache_memory_kb")
+        if mem is None and "stripe_cache_size" in c:
+            mem = c["stripe_cache_size"] * ndisks * 4
+        row = (f"  {LABELS[t]:<18} {c.get('stripe_cache_size', '-'):>6}"
+               f" {cur if cur is not None else '-':>8}"
+               f" {(f'{mem / 1024:.1f}MiB') if mem is not None else '-':>9}")
+        for _c, name in R5_COLUMNS:
+            v = s.get("md_stats", {}).get(name)
+            row += f" {v['median']:>12.0f}" if v else f" {'-':>12}"
+        out.append(row)
 
 
 def sys_line(out, groups, targets):

@@ -95,6 +95,12 @@ md_record() {
 		echo "$2 sync_action $_v"
 		read -r _v < /sys/block/md0/md/sync_completed
 		echo "$2 sync_completed $_v"
+		# raid456: the stripe cache as the run ends
+		for _f in stripe_cache_size stripe_cache_current stripe_cache_memory_kb; do
+			[ -r "/sys/block/md0/md/$_f" ] || continue
+			read -r _v < "/sys/block/md0/md/$_f"
+			echo "$2 cache.$_f $_v"
+		done
 		for _f in /sys/block/md0/md/stats/*; do
 			[ -r "$_f" ] || continue
 			read -r _v < "$_f"
