@@ -158,7 +158,7 @@ def bench_rows(runs):
             group += " + bitmap"
         cmd = f"tests/vm/bench {job}"
         t = j.get("targets", {})
-        if "intree" not in t or "fork" not in t:
+        if not t.get("intree") or not t.get("fork"):
             why = "; ".join(f"{k}: {v}" for k, v in j.get("broken", {}).items())
             rows.append(row(group, job, "NOT FUNCTIONAL", None, None, "", None, True,
                             why[:60] or "-", False, name, s, cmd))
