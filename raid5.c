@@ -501,16 +501,21 @@ static void r5_set_limit(struct r5conf *conf)
 	wake_up(&conf->wait);
 }
 
-/* Unused stripes above the minimum: what memory pressure may take. */
-static unsigned long r5_shrink_count(struct shrinker *shrink,
-				     struct shrink_control *sc)
+/* Unused stripes above the minimum: what may be given back. */
+static unsigned long r5_idle_above_min(struct r5conf *conf)
 {
-	struct r5conf *conf = container_of(shrink, struct r5conf, shrinker);
 	int total = READ_ONCE(conf->total);
 	int idle = total - READ_ONCE(conf->active);
 	int above = total - READ_ONCE(conf->min);
 
 	return max(0, min(idle, above));
+}
+
+static unsigned long r5_shrink_count(struct shrinker *shrink,
+				     struct shrink_control *sc)
+{
+	return r5_idle_above_min(container_of(shrink, struct r5conf,
+					      shrinker));
 }
 
 static unsigned long r5_shrink_scan(struct shrinker *shrink,
@@ -528,7 +533,7 @@ static void r5_trim_work(struct work_struct *work)
 					   struct r5conf, trim_work);
 	u64 seen = READ_ONCE(conf->stats.cache_hits) +
 		   READ_ONCE(conf->stats.cache_misses);
-	unsigned long idle = r5_shrink_count(&conf->shrinker, NULL);
+	unsigned long idle = r5_idle_above_min(conf);
 
 	/* no lookup for a whole period: the array is idle */
 	if (seen == conf->trim_seen && idle)
@@ -560,14 +565,6 @@ static bool r5_claim(struct r5stripe *sh)
 	return !test_and_set_bit(R5S_HANDLING, &sh->flags);
 }
 
-static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh)
-{
-	spin_lock_irq(&conf->lock);
-	r5_hold(conf, sh);
-	spin_unlock_irq(&conf->lock);
-	r5_queue(sh);
-}
-
 /*
  * Stripes a plugged submitter claimed: the worker gets them when the
  * plug ends (or its task sleeps), so every piece of the requests under
@@ -592,36 +589,51 @@ static void r5_unplug(struct blk_plug_cb *cb, bool from_schedule)
 	kfree(rp);
 }
 
+/* Put owned @sh on the current task's plug; false if it has none. */
+static bool r5_plug_add(struct r5conf *conf, struct r5stripe *sh)
+{
+	struct blk_plug_cb *cb = blk_check_plugged(r5_unplug, conf,
+						   sizeof(struct r5plug));
+	struct r5plug *rp;
+
+	if (!cb)
+		return false;
+	rp = container_of(cb, struct r5plug, cb);
+	/* blk_check_plugged() zeroes a new one */
+	if (!rp->stripes.next)
+		INIT_LIST_HEAD(&rp->stripes);
+	list_add_tail(&sh->lru, &rp->stripes);
+	return true;
+}
+
+/*
+ * The ownership's reference, then to the worker, or (@may_plug, a
+ * submitter) to its plug's list for r5_unplug() to hand over.
+ */
+static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh,
+			      bool may_plug)
+{
+	spin_lock_irq(&conf->lock);
+	r5_hold(conf, sh);
+	spin_unlock_irq(&conf->lock);
+	if (!may_plug || !r5_plug_add(conf, sh))
+		r5_queue(sh);
+}
+
 /* Add @p to the stripe of @sector, member @i. */
 static void r5_attach(struct r5conf *conf, sector_t sector, int i,
 		      struct r5piece *p, bool write)
 {
 	struct r5stripe *sh = r5_get_stripe(conf, sector, false);
 	struct r5dev *dev = &sh->dev[i];
-	struct blk_plug_cb *cb;
-	struct r5plug *rp;
 	bool claim;
 
 	spin_lock_irq(&sh->lock);
 	list_add_tail(&p->node, write ? &dev->towrite : &dev->toread);
 	claim = r5_claim(sh);
 	spin_unlock_irq(&sh->lock);
-	if (claim) {
-		cb = blk_check_plugged(r5_unplug, conf, sizeof(*rp));
-		if (!cb) {
-			r5_start_handling(conf, sh);
-			goto put;
-		}
-		rp = container_of(cb, struct r5plug, cb);
-		/* blk_check_plugged() zeroes a new one */
-		if (!rp->stripes.next)
-			INIT_LIST_HEAD(&rp->stripes);
-		spin_lock_irq(&conf->lock);
-		r5_hold(conf, sh);
-		spin_unlock_irq(&conf->lock);
-		list_add_tail(&sh->lru, &rp->stripes);
-	}
-put:
+	if (claim)
+		r5_start_handling(conf, sh, true);
 	r5_put_stripe(conf, sh);
 }
 
@@ -913,10 +925,12 @@ enum { R5B_NONE, R5B_OP, R5B_HELD };
 static int r5_begin(struct r5conf *conf, struct r5stripe *sh)
 {
 	unsigned long reread;
+	bool writes;
 	int i;
 
 	spin_lock_irq(&sh->lock);
-	if (!sh->sync && r5_has_pieces(conf, sh, true)) {
+	writes = r5_has_pieces(conf, sh, true);
+	if (!sh->sync && writes) {
 		sh->bm_need = r5_bitmap_need(conf, sh);
 		if (sh->bm_need) {
 			spin_unlock_irq(&sh->lock);
@@ -929,7 +943,7 @@ static int r5_begin(struct r5conf *conf, struct r5stripe *sh)
 		sh->op = R5_OP_SYNC;
 		sh->syncing = sh->sync;
 		sh->sync = NULL;
-	} else if (r5_has_pieces(conf, sh, true)) {
+	} else if (writes) {
 		sh->op = R5_OP_WRITE;
 		for (i = 0; i < conf->raid_disks; i++)
 			list_splice_tail_init(&sh->dev[i].towrite,
@@ -1701,7 +1715,7 @@ static void r5_retry_reads(struct r5conf *conf)
 		sh->reread |= BIT(i);
 		if (r5_claim(sh)) {
 			spin_unlock_irq(&sh->lock);
-			r5_start_handling(conf, sh);
+			r5_start_handling(conf, sh, false);
 		} else {
 			spin_unlock_irq(&sh->lock);
 		}
@@ -2050,7 +2064,7 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 		claim = r5_claim(sh);
 		spin_unlock_irq(&sh->lock);
 		if (claim)
-			r5_start_handling(conf, sh);
+			r5_start_handling(conf, sh, false);
 		r5_put_stripe(conf, sh);
 	}
 	return rs->sectors;
