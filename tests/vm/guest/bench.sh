@@ -190,13 +190,13 @@ make_array() {
 		done
 		grep -q "^md0 : active.*" /proc/mdstat || { echo "md0 not active after degrading"; return 1; }
 	fi
-	if [ "$1" = fork ] && [ -n "$fork_sysfs" ]; then
-		echo "${fork_sysfs#*=}" > "/sys/block/md0/md/${fork_sysfs%%=*}" ||
-			{ echo "cannot set md/$fork_sysfs"; return 1; }
-	fi
-	if [ "$1" = intree ] && [ -n "$intree_sysfs" ]; then
-		echo "${intree_sysfs#*=}" > "/sys/block/md0/md/${intree_sysfs%%=*}" ||
-			{ echo "cannot set md/$intree_sysfs"; return 1; }
+	# FORK-SYSFS / INTREE-SYSFS: this target's knob, if any
+	_knob=
+	[ "$1" = fork ] && _knob=$fork_sysfs
+	[ "$1" = intree ] && _knob=$intree_sysfs
+	if [ -n "$_knob" ]; then
+		echo "${_knob#*=}" > "/sys/block/md0/md/${_knob%%=*}" ||
+			{ echo "cannot set md/$_knob"; return 1; }
 	fi
 }
 
