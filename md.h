@@ -195,6 +195,12 @@ struct mddev {
 	sector_t curr_resync;		/* sync thread position */
 	sector_t curr_resync_completed;	/* checkpointed position */
 	atomic_t sync_active;		/* sync sectors in flight */
+	/*
+	 * Most sync sectors in flight, 0: no bound (the personality keeps
+	 * its own window).  Set by the personality from run() on, cleared
+	 * by the core before run(); READ_ONCE.
+	 */
+	unsigned int sync_window;
 	wait_queue_head_t sync_wait;	/* sync IO completions */
 	atomic64_t resync_mismatches;	/* sectors, check/repair */
 	int sync_speed_min, sync_speed_max, sync_io_depth; /* 0: default */

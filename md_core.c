@@ -1183,6 +1183,7 @@ int md_run(struct mddev *mddev)
 	WARN_ON_ONCE(core->suspended);
 
 	mddev->ok_start_degraded = READ_ONCE(start_dirty_degraded);
+	WRITE_ONCE(mddev->sync_window, 0);
 	/* before pers->run(): a write may come as soon as it returns */
 	err = md_bitmap_create(mddev);
 	if (err)

@@ -189,6 +189,18 @@ static void md_sync_checkpoint(struct mddev *mddev, sector_t pos,
 	md_notify(core->sysfs_completed);
 }
 
+/*
+ * The personality's window: however idle the array, no more sync IO in
+ * flight than it asked for, so a foreground request that arrives finds
+ * at most a window's worth queued ahead of it.  One request may always go.
+ */
+static bool md_sync_window_open(struct mddev *mddev, const struct rt_sample *s)
+{
+	unsigned int w = READ_ONCE(mddev->sync_window);
+
+	return !w || !s->sync_inflight || s->sync_inflight_sectors < w;
+}
+
 /* Wait until the throttle lets one more request go; false: stop. */
 static bool md_sync_pace(struct mddev *mddev)
 {
@@ -214,7 +226,8 @@ static bool md_sync_pace(struct mddev *mddev)
 						md_sync_stopping(mddev), t);
 			continue;
 		}
-		if (s.sync_inflight < max_t(u32, d.max_inflight, 1))
+		if (s.sync_inflight < max_t(u32, d.max_inflight, 1) &&
+		    md_sync_window_open(mddev, &s))
 			return true;
 		wait_event_idle(mddev->sync_wait,
 				atomic_read(&core->sync_seq) != seq ||

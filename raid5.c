@@ -497,6 +497,14 @@ static void r5_set_limit(struct r5conf *conf)
 
 	lockdep_assert_held(&conf->lock);
 	WRITE_ONCE(conf->limit, clamp_t(u64, n, conf->min, R5_CACHE_MAX));
+	/*
+	 * Sync may hold the minimum's worth of stripes, as much as in-tree's
+	 * whole cache: enough to keep every member busy, and a foreground
+	 * read that comes finds that much queued ahead of it, not a cache
+	 * grown to its budget (a second of IO on 20 MB/s members).
+	 */
+	WRITE_ONCE(conf->mddev->sync_window,
+		   max(conf->min, R5_SYNC_STRIPES) * R5_STRIPE_SECTORS);
 	/* waiters may allocate now */
 	wake_up(&conf->wait);
 }

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Resync throttle bench (tests/vm/bench-throttle): T3 timeline, in-tree md
 # beside this stack.  gnuplot -e "datafile='...'; outfile='...';
-# members='...'" plot.gp.  Data: summary.py's t3-MEMBERS.dat, block 0
-# in-tree, block 1 fork; columns t_s, foreground IOPS, sync MiB/s.
+# plottitle='...'" plot.gp.  Data: summary.py's t3-CONFIG-SYNC.dat (its
+# first line carries the title), block 0 in-tree, block 1 fork; columns
+# t_s, foreground IOPS, sync MiB/s.
 set terminal pngcairo size 900,600 font ",10"
 set output outfile
-set multiplot layout 2,1 title "repair on RAID1 (".members."), sync\\_speed\\_min 5000 KiB/s, QD16x4 randread in the middle"
+set multiplot layout 2,1 title plottitle
 set grid
 set key top right
-set xlabel "s since repair start"
+set xlabel "s since the sync started"
 set ylabel "foreground IOPS"
 plot datafile index 0 using 1:2 with lines lw 2 title "in-tree", \
      datafile index 1 using 1:2 with lines lw 2 title "fork"

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """Summarise tests/vm/bench-throttle results (issue 5, resync throttle).
 
-Input (--dir): MEMBERS/IMPL/runN/ as written by
-tests/vm/guest/bench-throttle.sh: idle-JOB.json / sync-JOB.json (fio),
-sync-JOB.samples, t2.dmesg, t2.samples, t3.samples, t3-fio.json, *.stats.
-Samples are md_sample lines "t_ms pos_kib total_kib reads writes action".
+Input (--dir): CONFIG/IMPL/runN/ as written by
+tests/vm/guest/bench-throttle.sh, CONFIG naming level, members and their
+speed ("nullb" and "brd" are RAID1 of 2): idle-JOB.json and, per sync
+kind SYNC (repair, resync), SYNC-JOB.json (fio), SYNC-JOB.samples,
+t2-SYNC.dmesg, t2-SYNC.samples, t3-SYNC.samples, t3-SYNC-fio.json and
+*.stats.  Samples are md_sample lines "t_ms pos_kib total_kib reads
+writes action".
 
 Prints the T1/T2/T3 tables (medians over runs), writes summary.json and,
-per member type, t3-MEMBERS.dat (gnuplot data: one block per
-implementation, its first run's T3 timeline) into --out.
+per configuration and sync kind, t3-CONFIG-SYNC.dat (gnuplot data: its
+title line, then one block per implementation, its first run's T3
+timeline) into --out.
 """
 import argparse
 import json
@@ -19,16 +23,36 @@ import statistics
 
 IMPLS = ("intree", "fork")
 LABEL = {"intree": "in-tree", "fork": "fork"}
-JOBS = ("qd1-randread", "qd16x4-randread", "qd1-randwrite")
+JOBS = ("qd1-randread", "qd1x64-randread", "qd16x4-randread", "qd1-randwrite")
 # (IOPS ratio target, p99 ratio limit or None)
-T1_TARGET = {"qd1-randread": (0.90, 2.0), "qd16x4-randread": (0.90, None),
-             "qd1-randwrite": (0.80, None)}
+T1_TARGET = {"qd1-randread": (0.90, 2.0), "qd1x64-randread": (0.90, None),
+             "qd16x4-randread": (0.90, None), "qd1-randwrite": (0.80, None)}
 T2_TARGET = 0.95
 T3_FLOOR = 5000
 T3_RECOVERY_MS = 1000
 T3_RECOVERED = 0.90
-MEMBER_TEXT = {"nullb": "null_blk (memory backed, 100 MB/s, 50 us timer completions)",
-               "brd": "brd (RAM disk, CPU bound)"}
+SYNC_TEXT = {"repair": "`repair`", "resync": "the initial resync"}
+
+
+def config(cfg, params):
+    """Level, member count, member type and speed of a configuration."""
+    m = re.match(r"(?:r(\d+)-(\d+)x-)?(nullb|brd)(\d*)$", cfg)
+    if not m:
+        return None
+    level = int(m.group(1) or 1)
+    ndevs = int(m.group(2) or 2)
+    mbps = int(m.group(4) or 100) if m.group(3) == "nullb" else None
+    syncs = params.get("syncs", "repair").split()
+    return {"level": level, "ndevs": ndevs, "member": m.group(3), "mbps": mbps,
+            "syncs": syncs}
+
+
+def config_text(c):
+    if c["member"] == "nullb":
+        mem = f"null_blk (memory backed, {c['mbps']} MB/s, 50 us timer completions)"
+    else:
+        mem = "brd (RAM disk, CPU bound)"
+    return f"RAID{c['level']} of {c['ndevs']}, members: {mem}"
 
 
 def fio_stats(path):
@@ -79,9 +103,9 @@ def rate(rows, t0, t1):
     return (sel[-1]["pos"] - sel[0]["pos"]) / (sel[-1]["t"] - sel[0]["t"])
 
 
-def t2_seconds(run):
-    """Repair time from the kernel's own start/done messages."""
-    path = os.path.join(run, "t2.dmesg")
+def t2_seconds(run, kind):
+    """Sync time from the kernel's own start/done messages."""
+    path = os.path.join(run, f"t2-{kind}.dmesg")
     start = done = None
     if os.path.exists(path):
         with open(path) as f:
@@ -94,13 +118,13 @@ def t2_seconds(run):
                     done = float(m.group(1))
     if start is not None and done is not None and done > start:
         return done - start
-    rows = samples(os.path.join(run, "t2.samples"))
+    rows = samples(os.path.join(run, f"t2-{kind}.samples"))
     busy = [r["t"] for r in rows if r["act"] != "idle"]
     return busy[-1] - busy[0] if len(busy) > 1 else None
 
 
-def t3(run, idle_kibs):
-    rows = samples(os.path.join(run, "t3.samples"))
+def t3(run, kind, idle_kibs):
+    rows = samples(os.path.join(run, f"t3-{kind}.samples"))
     act = [k for k in range(1, len(rows)) if rows[k]["rd"] > rows[k - 1]["rd"]]
     if not act:
         return None
@@ -121,8 +145,8 @@ def t3(run, idle_kibs):
     return res
 
 
-def timeline(run):
-    rows = samples(os.path.join(run, "t3.samples"))
+def timeline(run, kind):
+    rows = samples(os.path.join(run, f"t3-{kind}.samples"))
     out = []
     for a, b in zip(rows, rows[1:]):
         dt = b["t"] - a["t"]
@@ -152,6 +176,112 @@ def yes(ok):
     return "-" if ok is None else ("yes" if ok else "NO")
 
 
+def t1_table(S, runs, kind):
+    what = SYNC_TEXT[kind]
+    print(f"T1: 4 KiB fio on the idle array vs during {what}")
+    print(f"    sync KiB/s: {kind} progress while the job's IOs were completing")
+    print(f"{'job':17} {'impl':7} {'runs':>4} {'idle IOPS':>10} {kind + ' IOPS':>11} {'ratio':>6} "
+          f"{'target':>6} {'met':>4} {'idle p99':>9} {'sync p99':>9} {'p99 x':>6} {'met':>4} "
+          f"{'sync KiB/s':>10}")
+    for job in JOBS:
+        for i in IMPLS:
+            idle, rep, sync = [], [], []
+            for r in runs.get(i, []):
+                pi = os.path.join(r, f"idle-{job}.json")
+                ps = os.path.join(r, f"{kind}-{job}.json")
+                if os.path.exists(pi) and os.path.exists(ps):
+                    x, y = fio_stats(pi), fio_stats(ps)
+                    if x and y:
+                        idle.append(x)
+                        rep.append(y)
+                rows = samples(os.path.join(r, f"{kind}-{job}.samples"))
+                act = [k for k in range(1, len(rows))
+                       if rows[k]["rd"] + rows[k]["wr"] > rows[k - 1]["rd"] + rows[k - 1]["wr"]]
+                if act:
+                    # while fio ran (its IOs show in the array's counters)
+                    sync.append(rate(rows, rows[act[0] - 1]["t"], rows[act[-1]]["t"]))
+            if not idle:
+                continue
+            ii, ri = med(x["iops"] for x in idle), med(x["iops"] for x in rep)
+            ip, rp = med(x["p99_us"] for x in idle), med(x["p99_us"] for x in rep)
+            ratio = ri / ii if ii else None
+            pr = rp / ip if ip else None
+            tgt, plim = T1_TARGET[job]
+            ok = ratio is not None and ratio >= tgt
+            pok = None if plim is None or pr is None else pr <= plim
+            S.setdefault("t1", {}).setdefault(job, {})[i] = {
+                "runs": len(idle), "idle_iops": ii, "repair_iops": ri, "ratio": ratio,
+                "idle_p99_us": ip, "repair_p99_us": rp, "p99_ratio": pr,
+                "sync_kibs": med(sync), "iops_met": ok, "p99_met": pok}
+            print(f"{job:17} {LABEL[i]:7} {len(idle):4} {ii:10.0f} {ri:11.0f} {ratio:6.2f} "
+                  f"{'>=' + format(tgt, '.2f'):>6} {yes(ok):>4} {ip / 1000:7.2f}ms "
+                  f"{rp / 1000:7.2f}ms {fmt(pr, '{:.2f}'):>6} {yes(pok):>4} {fmt(med(sync)):>10}")
+
+
+def t2_table(S, runs, kind):
+    print(f"T2: {kind} of the whole array with no foreground IO (kernel start/done messages)")
+    print(f"{'impl':7} {'runs':>4} {'seconds':>8} {'MiB/s':>7} {'vs in-tree':>10} {'target':>6} {'met':>4}")
+    t2 = {}
+    for i in IMPLS:
+        secs = []
+        for r in runs.get(i, []):
+            s = t2_seconds(r, kind)
+            rows = samples(os.path.join(r, f"t2-{kind}.samples"))
+            tot = max((x["total"] for x in rows), default=-1)
+            first = next((x["pos"] for x in rows if x["pos"] >= 0), -1)
+            if s and tot > 0 and 0 <= first < tot // 10:
+                secs.append((s, tot))
+        if not secs:
+            continue
+        s = med(x[0] for x in secs)
+        tot = secs[0][1]
+        t2[i] = {"runs": len(secs), "seconds": s, "kibs": tot / s,
+                 "per_run_kibs": [x[1] / x[0] for x in secs]}
+    for i in IMPLS:
+        if i not in t2:
+            continue
+        v = t2[i]
+        rel = v["kibs"] / t2["intree"]["kibs"] if "intree" in t2 else None
+        ok = None if i == "intree" or rel is None else rel >= T2_TARGET
+        v["vs_intree"], v["met"] = rel, ok
+        print(f"{LABEL[i]:7} {v['runs']:4} {v['seconds']:8.2f} {v['kibs'] / 1024:7.1f} "
+              f"{fmt(rel, '{:.2f}'):>10} {'>=0.95' if i == 'fork' else '':>6} {yes(ok):>4}")
+    S["t2"] = t2
+    return t2
+
+
+def t3_table(S, runs, kind, t2):
+    print(f"T3: {kind} with sync_speed_min {T3_FLOOR}, QD16 x 4 randread for a while, then idle")
+    print("    floor = sync KiB/s under load (from 0.5 s after it starts); recovery = ms after the")
+    print(f"    last foreground IO until a 200 ms window reaches {T3_RECOVERED:.0%} of the T2 idle speed")
+    print(f"{'impl':7} {'runs':>4} {'before':>8} {'floor':>8} {'met':>4} {'after':>8} "
+          f"{'recovery':>9} {'met':>4}")
+    t3s = {}
+    for i in IMPLS:
+        res = []
+        for k, r in enumerate(runs.get(i, [])):
+            idle = t2[i]["per_run_kibs"][k] if i in t2 and k < len(t2[i]["per_run_kibs"]) else None
+            x = t3(r, kind, idle)
+            if x:
+                res.append(x)
+        if not res:
+            continue
+        fl = med(x["floor_kibs"] for x in res)
+        rec = [x["recovery_ms"] for x in res]
+        recm = None if any(v is None for v in rec) else med(rec)
+        v = {"runs": len(res), "before_kibs": med(x["before_kibs"] for x in res),
+             "floor_kibs": fl, "after_kibs": med(x["after_kibs"] for x in res),
+             "recovery_ms": recm, "recovery_ms_runs": rec,
+             "floor_met": fl is not None and fl >= T3_FLOOR,
+             "recovery_met": recm is not None and recm <= T3_RECOVERY_MS}
+        t3s[i] = v
+        print(f"{LABEL[i]:7} {v['runs']:4} {fmt(v['before_kibs']):>8} {fmt(fl):>8} "
+              f"{yes(v['floor_met']):>4} {fmt(v['after_kibs']):>8} "
+              f"{fmt(recm, '{:.0f}ms'):>9} {yes(v['recovery_met']):>4}   runs: "
+              + ",".join("-" if x is None else str(x) for x in rec))
+    S["t3"] = t3s
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
@@ -159,134 +289,57 @@ def main():
     for k in ("commit", "kernel", "date", "host", "accel"):
         ap.add_argument("--" + k, default="?")
     a = ap.parse_args()
-    params = open(os.path.join(a.dir, "params.txt")).read() if os.path.exists(
-        os.path.join(a.dir, "params.txt")) else ""
-    members = [m for m in ("nullb", "brd") if os.path.isdir(os.path.join(a.dir, m))]
+    ppath = os.path.join(a.dir, "params.txt")
+    params = open(ppath).read() if os.path.exists(ppath) else ""
+    pdict = {}
+    for line in params.splitlines():
+        # one "key=value with spaces" per line for lists, "k=v k=v" otherwise
+        key = line.split("=", 1)[0]
+        if key in ("syncs", "jobs", "members"):
+            pdict[key] = line.split("=", 1)[1]
+        else:
+            pdict.update(w.split("=", 1) for w in line.split() if "=" in w)
     summary = {"date": a.date, "kernel": a.kernel, "commit": a.commit, "host": a.host,
                "accel": a.accel, "params": params, "members": {}}
     print(f"resync throttle bench  date: {a.date}  kernel: {a.kernel}  commit: {a.commit}")
     print(f"          host: {a.host}  accel: {a.accel}")
     print("          " + " ".join(params.split()))
-    print("Medians over runs; ratios are median(during repair) / median(idle) of the same implementation.")
-    for mem in members:
-        S = summary["members"][mem] = {}
-        runs = {i: sorted(os.path.join(a.dir, mem, i, r)
-                          for r in os.listdir(os.path.join(a.dir, mem, i)))
-                for i in IMPLS if os.path.isdir(os.path.join(a.dir, mem, i))}
-        print()
-        print(f"=== members: {MEMBER_TEXT.get(mem, mem)}, RAID1 of 2")
-        print()
-        print("T1: 4 KiB fio on the idle array vs during `repair`")
-        print("    sync KiB/s: repair progress while the job's IOs were completing")
-        print(f"{'job':17} {'impl':7} {'runs':>4} {'idle IOPS':>10} {'repair IOPS':>11} {'ratio':>6} "
-              f"{'target':>6} {'met':>4} {'idle p99':>9} {'rep p99':>9} {'p99 x':>6} {'met':>4} "
-              f"{'sync KiB/s':>10}")
-        for job in JOBS:
+    print("Medians over runs; ratios are median(during the sync) / median(idle) of the same implementation.")
+    for cfg in sorted(os.listdir(a.dir)):
+        c = config(cfg, pdict) if os.path.isdir(os.path.join(a.dir, cfg)) else None
+        if not c:
+            continue
+        C = summary["members"][cfg] = dict(c, syncs={})
+        runs = {i: sorted(os.path.join(a.dir, cfg, i, r)
+                          for r in os.listdir(os.path.join(a.dir, cfg, i)))
+                for i in IMPLS if os.path.isdir(os.path.join(a.dir, cfg, i))}
+        for kind in c["syncs"]:
+            S = C["syncs"][kind] = {}
+            print()
+            print(f"=== {config_text(c)}; during {SYNC_TEXT[kind]}")
+            print()
+            t1_table(S, runs, kind)
+            print()
+            t2 = t2_table(S, runs, kind)
+            print()
+            t3_table(S, runs, kind, t2)
+            title = (f"{kind} on RAID{c['level']} of {c['ndevs']} {c['member']}"
+                     + (f" at {c['mbps']} MB/s" if c["mbps"] else "")
+                     + f", sync_speed_min {T3_FLOOR} KiB/s, QD16x4 randread in the middle")
+            with open(os.path.join(a.out, f"t3-{cfg}-{kind}.dat"), "w") as f:
+                f.write(f"# title: {title.replace('_', chr(92) + '_')}\n")
+                f.write("# t_s iops sync_MiB_s; block 0 in-tree, block 1 fork (first run each)\n")
+                for i in IMPLS:
+                    if runs.get(i):
+                        for t, iops, sync in timeline(runs[i][0], kind):
+                            f.write(f"{t:.3f} {iops:.0f} {sync:.2f}\n")
+                    f.write("\n\n")
             for i in IMPLS:
-                idle, rep, sync = [], [], []
-                for r in runs.get(i, []):
-                    pi = os.path.join(r, f"idle-{job}.json")
-                    ps = os.path.join(r, f"sync-{job}.json")
-                    if os.path.exists(pi) and os.path.exists(ps):
-                        x, y = fio_stats(pi), fio_stats(ps)
-                        if x and y:
-                            idle.append(x)
-                            rep.append(y)
-                    rows = samples(os.path.join(r, f"sync-{job}.samples"))
-                    act = [k for k in range(1, len(rows))
-                           if rows[k]["rd"] + rows[k]["wr"] > rows[k - 1]["rd"] + rows[k - 1]["wr"]]
-                    if act:
-                        # while fio ran (its IOs show in the array's counters)
-                        sync.append(rate(rows, rows[act[0] - 1]["t"], rows[act[-1]]["t"]))
-                if not idle:
-                    print(f"{job:17} {LABEL[i]:7}    0  (no runs)")
-                    continue
-                ii, ri = med(x["iops"] for x in idle), med(x["iops"] for x in rep)
-                ip, rp = med(x["p99_us"] for x in idle), med(x["p99_us"] for x in rep)
-                ratio = ri / ii if ii else None
-                pr = rp / ip if ip else None
-                tgt, plim = T1_TARGET[job]
-                ok = ratio is not None and ratio >= tgt
-                pok = None if plim is None or pr is None else pr <= plim
-                S.setdefault("t1", {}).setdefault(job, {})[i] = {
-                    "runs": len(idle), "idle_iops": ii, "repair_iops": ri, "ratio": ratio,
-                    "idle_p99_us": ip, "repair_p99_us": rp, "p99_ratio": pr,
-                    "sync_kibs": med(sync), "iops_met": ok, "p99_met": pok}
-                print(f"{job:17} {LABEL[i]:7} {len(idle):4} {ii:10.0f} {ri:11.0f} {ratio:6.2f} "
-                      f"{'>=' + format(tgt, '.2f'):>6} {yes(ok):>4} {ip / 1000:7.2f}ms "
-                      f"{rp / 1000:7.2f}ms {fmt(pr, '{:.2f}'):>6} {yes(pok):>4} {fmt(med(sync)):>10}")
-        print()
-        print("T2: repair of the whole array with no foreground IO (kernel start/done messages)")
-        print(f"{'impl':7} {'runs':>4} {'seconds':>8} {'MiB/s':>7} {'vs in-tree':>10} {'target':>6} {'met':>4}")
-        t2 = {}
-        for i in IMPLS:
-            secs = []
-            for r in runs.get(i, []):
-                s = t2_seconds(r)
-                rows = samples(os.path.join(r, "t2.samples"))
-                tot = max((x["total"] for x in rows), default=-1)
-                first = next((x["pos"] for x in rows if x["pos"] >= 0), -1)
-                if s and tot > 0 and 0 <= first < tot // 10:
-                    secs.append((s, tot))
-            if not secs:
-                continue
-            s = med(x[0] for x in secs)
-            tot = secs[0][1]
-            t2[i] = {"runs": len(secs), "seconds": s, "kibs": tot / s,
-                     "per_run_kibs": [x[1] / x[0] for x in secs]}
-        for i in IMPLS:
-            if i not in t2:
-                continue
-            v = t2[i]
-            rel = v["kibs"] / t2["intree"]["kibs"] if "intree" in t2 else None
-            ok = None if i == "intree" or rel is None else rel >= T2_TARGET
-            v["vs_intree"], v["met"] = rel, ok
-            print(f"{LABEL[i]:7} {v['runs']:4} {v['seconds']:8.2f} {v['kibs'] / 1024:7.1f} "
-                  f"{fmt(rel, '{:.2f}'):>10} {'>=0.95' if i == 'fork' else '':>6} {yes(ok):>4}")
-        S["t2"] = t2
-        print()
-        print(f"T3: repair with sync_speed_min {T3_FLOOR}, QD16 x 4 randread for a while, then idle")
-        print("    floor = sync KiB/s under load (from 0.5 s after it starts); recovery = ms after the")
-        print(f"    last foreground IO until a 200 ms window reaches {T3_RECOVERED:.0%} of the T2 idle speed")
-        print(f"{'impl':7} {'runs':>4} {'before':>8} {'floor':>8} {'met':>4} {'after':>8} "
-              f"{'recovery':>9} {'met':>4}")
-        t3s = {}
-        for i in IMPLS:
-            res = []
-            for k, r in enumerate(runs.get(i, [])):
-                idle = t2[i]["per_run_kibs"][k] if i in t2 and k < len(t2[i]["per_run_kibs"]) else None
-                x = t3(r, idle)
-                if x:
-                    res.append(x)
-            if not res:
-                continue
-            fl = med(x["floor_kibs"] for x in res)
-            rec = [x["recovery_ms"] for x in res]
-            recm = None if any(v is None for v in rec) else med(rec)
-            v = {"runs": len(res), "before_kibs": med(x["before_kibs"] for x in res),
-                 "floor_kibs": fl, "after_kibs": med(x["after_kibs"] for x in res),
-                 "recovery_ms": recm, "recovery_ms_runs": rec,
-                 "floor_met": fl is not None and fl >= T3_FLOOR,
-                 "recovery_met": recm is not None and recm <= T3_RECOVERY_MS}
-            t3s[i] = v
-            print(f"{LABEL[i]:7} {v['runs']:4} {fmt(v['before_kibs']):>8} {fmt(fl):>8} "
-                  f"{yes(v['floor_met']):>4} {fmt(v['after_kibs']):>8} "
-                  f"{fmt(recm, '{:.0f}ms'):>9} {yes(v['recovery_met']):>4}   runs: "
-                  + ",".join("-" if x is None else str(x) for x in rec))
-        S["t3"] = t3s
-        with open(os.path.join(a.out, f"t3-{mem}.dat"), "w") as f:
-            f.write("# t_s iops sync_MiB_s; block 0 in-tree, block 1 fork (first run each)\n")
-            for i in IMPLS:
-                if runs.get(i):
-                    for t, iops, sync in timeline(runs[i][0]):
-                        f.write(f"{t:.3f} {iops:.0f} {sync:.2f}\n")
-                f.write("\n\n")
-        for i in IMPLS:
-            for r in runs.get(i, [])[:1]:
-                p = os.path.join(r, "t3.stats")
-                if os.path.exists(p):
-                    print(f"{LABEL[i]} md/stats after T3 (run 1): " +
-                          " ".join(open(p).read().split()))
+                for r in runs.get(i, [])[:1]:
+                    p = os.path.join(r, f"t3-{kind}.stats")
+                    if os.path.exists(p):
+                        print(f"{LABEL[i]} md/stats after T3 (run 1): " +
+                              " ".join(open(p).read().split()))
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
 

@@ -189,51 +189,60 @@ def job_order(job):
 
 
 def throttle_rows(runs):
-    """Rows for the resync throttle bench: newest recorded run per member type."""
+    """Rows for the resync throttle bench: newest recorded run per configuration."""
     t1_target, t2_target = load_throttle_targets()
     latest = {}
     for name, s in runs:
-        for mem, m in s.get("members", {}).items():
-            latest[mem] = (name, s, m)
+        for cfg, m in s.get("members", {}).items():
+            latest[cfg] = (name, s, m)
     rows = []
-    for mem in sorted(latest):
-        name, s, m = latest[mem]
-        grp = f"RAID1 throttle ({mem})"
-        cmd = f"BT_MEMBERS={mem} tests/vm/bench-throttle"
-        for job, d in sorted(m.get("t1", {}).items()):
-            a, b = d.get("intree", {}), d.get("fork", {})
-            ra, rb = a.get("ratio"), b.get("ratio")
-            if rb is None:
-                continue
-            kept, plim = t1_target.get(job, (None, None))
-            ratio = rb / ra if ra else None
-            target = f"fork keeps >= {kept * 100:.0f} %" if kept else "-"
-            met = b.get("iops_met")
-            rows.append(row(grp, f"T1 {job}", "IOPS kept during repair", ra, rb,
-                            "share", ratio, True, target, met, name, s, cmd))
-            if plim:
-                pa, pb = a.get("p99_ratio"), b.get("p99_ratio")
-                rows.append(row(grp, f"T1 {job}", "p99 during repair / idle",
-                                pa, pb, "x", pb and pa and pb / pa, False,
-                                f"fork <= {plim:.1f}x idle", b.get("p99_met"),
+    for cfg in sorted(latest):
+        name, s, m = latest[cfg]
+        level, ndevs, member = m.get("level", 1), m.get("ndevs", 2), m.get("member", cfg)
+        speed = f" {m['mbps']} MB/s" if m.get("mbps") and m["mbps"] != 100 else ""
+        grp = f"RAID{level} throttle ({member}{speed})"
+        env = [f"BT_MEMBERS={member}"]
+        if level != 1:
+            env.append(f"BT_LEVEL={level}")
+        if ndevs != (2 if level == 1 else 4):
+            env.append(f"BT_NDEVS={ndevs}")
+        if speed:
+            env.append(f"BT_NULLB_MBPS={m['mbps']}")
+        cmd = " ".join(env) + " tests/vm/bench-throttle"
+        for kind, k in sorted(m.get("syncs", {}).items()):
+            for job, d in sorted(k.get("t1", {}).items()):
+                a, b = d.get("intree", {}), d.get("fork", {})
+                ra, rb = a.get("ratio"), b.get("ratio")
+                if rb is None:
+                    continue
+                kept, plim = t1_target.get(job, (None, None))
+                ratio = rb / ra if ra else None
+                target = f"fork keeps >= {kept * 100:.0f} %" if kept else "-"
+                rows.append(row(grp, f"T1 {job}", f"IOPS kept during {kind}", ra, rb,
+                                "share", ratio, True, target, b.get("iops_met"), name, s, cmd))
+                if plim:
+                    pa, pb = a.get("p99_ratio"), b.get("p99_ratio")
+                    rows.append(row(grp, f"T1 {job}", f"p99 during {kind} / idle",
+                                    pa, pb, "x", pb and pa and pb / pa, False,
+                                    f"fork <= {plim:.1f}x idle", b.get("p99_met"),
+                                    name, s, cmd))
+            t2 = k.get("t2", {})
+            if "fork" in t2 and "intree" in t2:
+                a, b = t2["intree"].get("kibs"), t2["fork"].get("kibs")
+                rows.append(row(grp, f"T2 idle {kind}", f"{kind} speed", a, b, "kibs",
+                                b / a if a else None, True, f">= {t2_target:.2f}x",
+                                t2["fork"].get("met"), name, s, cmd))
+            t3 = k.get("t3", {})
+            if "fork" in t3 and "intree" in t3:
+                a, b = t3["intree"], t3["fork"]
+                rows.append(row(grp, f"T3 QD16x4 load, {kind}", "sync speed under load",
+                                a.get("floor_kibs"), b.get("floor_kibs"), "kibs",
+                                None, True, ">= sync_speed_min", b.get("floor_met"),
                                 name, s, cmd))
-        t2 = m.get("t2", {})
-        if "fork" in t2 and "intree" in t2:
-            a, b = t2["intree"].get("kibs"), t2["fork"].get("kibs")
-            rows.append(row(grp, "T2 idle repair", "repair speed", a, b, "kibs",
-                            b / a if a else None, True, f">= {t2_target:.2f}x",
-                            t2["fork"].get("met"), name, s, cmd))
-        t3 = m.get("t3", {})
-        if "fork" in t3 and "intree" in t3:
-            a, b = t3["intree"], t3["fork"]
-            rows.append(row(grp, "T3 QD16x4 load", "sync speed under load",
-                            a.get("floor_kibs"), b.get("floor_kibs"), "kibs",
-                            None, True, ">= sync_speed_min", b.get("floor_met"),
-                            name, s, cmd))
-            rows.append(row(grp, "T3 QD16x4 load", "back to idle speed after",
-                            (a.get("recovery_ms") or 0) / 1000.0,
-                            (b.get("recovery_ms") or 0) / 1000.0, "s", None, False,
-                            "<= 1 s", b.get("recovery_met"), name, s, cmd))
+                rows.append(row(grp, f"T3 QD16x4 load, {kind}", "back to idle speed after",
+                                (a.get("recovery_ms") or 0) / 1000.0,
+                                (b.get("recovery_ms") or 0) / 1000.0, "s", None, False,
+                                "<= 1 s", b.get("recovery_met"), name, s, cmd))
     return rows
 
 

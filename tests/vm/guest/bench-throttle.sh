@@ -2,25 +2,33 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of `make bench-throttle` (tests/vm/bench-throttle), one boot.
-# For each member type (null_blk with a 100 MB/s bandwidth limit, brd) and
-# each of BT_RUNS rounds, in-tree md and this stack in turn (order swapped
-# every round), each on freshly created members and a new RAID1
-# (--assume-clean):
-#   T1  for each job in bench/throttle/*.fio: the job on the idle array,
-#       then again while a repair runs (repair restarted for each job)
-#   T2  a repair with no foreground IO, timed by the kernel's own start
-#       and done messages (md_sample keeps the progress too)
-#   T3  sync_speed_min 5000: a repair starts, QD16 x 4 random reads run
-#       from BT_LEAD_MS (plus fio's start-up time) for BT_LOAD_S seconds,
-#       then nothing for BT_AFTER_MS; md_sample records progress and
-#       array IOs every 100 ms throughout
-# Raw fio JSON and samples go to /out, tarred onto /dev/vda for the host.
+# For each member type (null_blk with a bandwidth limit, brd) and each of
+# BT_RUNS rounds, in-tree md and this stack in turn (order swapped every
+# round), each on freshly created members and a new array of BT_LEVEL
+# over BT_NDEVS members (--assume-clean):
+#   T1  each job in bench/throttle/*.fio on the idle array; then, for each
+#       sync kind in BT_SYNCS, the job again while that sync runs:
+#       "repair" (restarted for each job) or "resync", the initial resync
+#       of a newly created array (the array is created again, without
+#       --assume-clean, for each job)
+#   T2  per sync kind: the whole sync with no foreground IO, timed by the
+#       kernel's own start and done messages (md_sample keeps progress)
+#   T3  per sync kind, sync_speed_min 5000: the sync starts, QD16 x 4
+#       random reads run from BT_LEAD_MS (plus fio's start-up time) for
+#       BT_LOAD_S seconds, then nothing for BT_AFTER_MS; md_sample records
+#       progress and array IOs every 100 ms throughout
+# Raw fio JSON and samples go to /out/CFG/IMPL/runN (CFG names level,
+# members and their speed), tarred onto /dev/vda for the host.
 . /harness/config
 . /harness/lib.sh
 
 RUNS=${BT_RUNS:-3}
 RT=${BT_RUNTIME:-5}
 MEMBERS=${BT_MEMBERS:-nullb brd}
+LEVEL=${BT_LEVEL:-1}
+NDEVS=${BT_NDEVS:-2}
+SYNCS=${BT_SYNCS:-repair}
+NULLB_MBPS=${BT_NULLB_MBPS:-100}
 NULLB_MB=${BT_NULLB_MB:-1024}
 BRD_MB=${BT_BRD_MB:-1024}
 LEAD_MS=${BT_LEAD_MS:-1000}
@@ -41,9 +49,32 @@ for m in $RAID_DEPS; do modprobe "$m"; done
 
 members_setup() { # nullb|brd
 	case "$1" in
-	nullb)	nullb_setup 2 "$NULLB_MB" && DEVS=$NULLB_DEVS ;;
-	brd)	brd_setup 2 $((BRD_MB * 1024)) && DEVS="/dev/ram0 /dev/ram1" ;;
+	nullb)	nullb_setup "$NDEVS" "$NULLB_MB" "$NULLB_MBPS" && DEVS=$NULLB_DEVS ;;
+	brd)	brd_setup "$NDEVS" $((BRD_MB * 1024)) &&
+		DEVS=$(seq -f /dev/ram%g 0 $((NDEVS - 1)) | tr '\n' ' ') ;;
 	esac
+}
+
+# cfg_name MEMBERS: the results directory of one configuration
+cfg_name() {
+	case "$LEVEL/$NDEVS/$1" in
+	1/2/brd) echo brd ;;
+	1/2/nullb) [ "$NULLB_MBPS" = 100 ] && echo nullb || echo "nullb$NULLB_MBPS" ;;
+	*)	[ "$1" = nullb ] && echo "r$LEVEL-${NDEVS}x-nullb$NULLB_MBPS" ||
+		echo "r$LEVEL-${NDEVS}x-$1" ;;
+	esac
+}
+
+# create_array clean|dirty: a new array on $DEVS; "dirty" starts the
+# initial resync (--force: RAID5 resyncs rather than recovers a spare)
+create_array() {
+	md_stop_all
+	_ac=--assume-clean
+	[ "$1" = dirty ] && _ac=
+	# shellcheck disable=SC2086
+	timeout 60 mdadm --create $MD --run --force $_ac \
+		--level="$LEVEL" --raid-devices="$NDEVS" --metadata=1.2 $DEVS 2>&1 || return 1
+	[ -b $MD ] || { echo "$MD missing after mdadm --create"; return 1; }
 }
 
 members_teardown() {
@@ -61,10 +92,7 @@ prepare() {
 	load_impl "$1" > /tmp/load.err 2>&1 || { cat /tmp/load.err; return 1; }
 	impl_check "$1" || return 1
 	md_speed_limit
-	# shellcheck disable=SC2086
-	timeout 60 mdadm --create $MD --run --force --assume-clean \
-		--level=1 --raid-devices=2 --metadata=1.2 $DEVS 2>&1 || return 1
-	[ -b $MD ] || { echo "$MD missing after mdadm --create"; return 1; }
+	create_array clean
 }
 
 # run_fio JOB JSON [RUNTIME]
@@ -82,8 +110,18 @@ repair_go() {
 	echo repair > $SYS/sync_action
 }
 
-repair_start() {
-	repair_go || return 1
+# sync_go KIND: start a sync of KIND (repair, resync) without waiting
+sync_go() {
+	case "$1" in
+	repair)	repair_go ;;
+	resync)	create_array dirty > /tmp/create.err 2>&1 ||
+		log "create for resync failed: $(tr '\n' ' ' < /tmp/create.err | cut -c1-200)" ;;
+	esac
+}
+
+# sync_start KIND: start it and wait until md reports it
+sync_start() {
+	sync_go "$1" || return 1
 	_n=0
 	while [ "$(md_sync_action md0)" = idle ] && [ $_n -lt 20 ]; do
 		sleep 0.1
@@ -91,9 +129,20 @@ repair_start() {
 	done
 }
 
-repair_stop() {
-	echo idle > $SYS/sync_action
-	wait_resync md0 120 > /dev/null
+# sync_stop KIND: stop it; a resync would restart after "idle", so it is
+# frozen and the array created again clean for what follows
+sync_stop() {
+	case "$1" in
+	repair)	echo idle > $SYS/sync_action
+		wait_resync md0 120 > /dev/null ;;
+	resync)	echo frozen > $SYS/sync_action
+		_n=0
+		while [ "$(md_sync_action md0)" != frozen ] && [ $_n -lt 100 ]; do
+			sleep 0.1
+			_n=$((_n + 1))
+		done
+		create_array clean > /dev/null 2>&1 ;;
+	esac
 }
 
 stats_dump() { # DIR: fork's throttle counters
@@ -105,11 +154,12 @@ stats_dump() { # DIR: fork's throttle counters
 
 # one_round IMPL MEMBERS RUN
 one_round() {
-	_dir=$OUT/$2/$1/run$3
+	_cfg=$(cfg_name "$2")
+	_dir=$OUT/$_cfg/$1/run$3
 	mkdir -p "$_dir"
-	log "$2 run $3: $1: prepare"
+	log "$_cfg run $3: $1: prepare"
 	if ! prepare "$1" "$2" > /tmp/prep.err 2>&1; then
-		log "$2 run $3: $1 NOT FUNCTIONAL: $(tr '\n' ' ' < /tmp/prep.err | cut -c1-300)"
+		log "$_cfg run $3: $1 NOT FUNCTIONAL: $(tr '\n' ' ' < /tmp/prep.err | cut -c1-300)"
 		return 1
 	fi
 	# warm-up (discarded)
@@ -118,48 +168,58 @@ one_round() {
 	# T1
 	for _j in $JOBS; do
 		run_fio "$_j" "$_dir/idle-$_j.json"
-		repair_start
-		# fio may take seconds to start under TCG: sample until killed
-		$SAMPLE md0 100 600000 > "$_dir/sync-$_j.samples" &
-		_s=$!
-		run_fio "$_j" "$_dir/sync-$_j.json"
-		kill $_s 2> /dev/null
-		wait $_s 2> /dev/null
-		[ "$(md_sync_action md0)" = repair ] ||
-			log "$2 run $3: $1: repair ended before $_j did"
-		repair_stop
-		log "$2 run $3: $1: T1 $_j done"
+	done
+	for _k in $SYNCS; do
+		for _j in $JOBS; do
+			sync_start "$_k"
+			# fio may take seconds to start under TCG: sample until killed
+			$SAMPLE md0 100 600000 > "$_dir/$_k-$_j.samples" &
+			_s=$!
+			run_fio "$_j" "$_dir/$_k-$_j.json"
+			kill $_s 2> /dev/null
+			wait $_s 2> /dev/null
+			[ "$(md_sync_action md0)" = "$_k" ] ||
+				log "$_cfg run $3: $1: $_k ended before $_j did"
+			sync_stop "$_k"
+			log "$_cfg run $3: $1: T1 $_k $_j done"
+		done
 	done
 
-	# T2
-	dmesg -c > /dev/null
-	repair_go
-	$SAMPLE md0 50 300000 until-idle > "$_dir/t2.samples"
-	dmesg > "$_dir/t2.dmesg"
-	stats_dump "$_dir/t2.stats"
-	log "$2 run $3: $1: T2 done"
+	for _k in $SYNCS; do
+		# T2
+		dmesg -c > /dev/null
+		sync_go "$_k"
+		$SAMPLE md0 50 600000 until-idle > "$_dir/t2-$_k.samples"
+		dmesg > "$_dir/t2-$_k.dmesg"
+		stats_dump "$_dir/t2-$_k.stats"
+		log "$_cfg run $3: $1: T2 $_k done"
 
-	# T3
-	echo 5000 > $SYS/sync_speed_min
-	$SAMPLE md0 100 600000 > "$_dir/t3.samples" &
-	_s=$!
-	repair_go
-	sleep "$(awk -v m="$LEAD_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
-	run_fio qd16x4-randread "$_dir/t3-fio.json" "$LOAD_S"
-	sleep "$(awk -v m="$AFTER_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
-	kill $_s 2> /dev/null
-	wait $_s 2> /dev/null
-	[ "$(md_sync_action md0)" = repair ] ||
-		log "$2 run $3: $1: repair ended before T3 did"
-	stats_dump "$_dir/t3.stats"
-	repair_stop
-	echo system > $SYS/sync_speed_min
-	log "$2 run $3: $1: T3 done"
+		# T3
+		# the floor is set before the sync starts (a resync creates a
+		# new array, so system-wide), the samples start with it
+		md_speed_limit 5000
+		sync_go "$_k"
+		$SAMPLE md0 100 600000 > "$_dir/t3-$_k.samples" &
+		_s=$!
+		sleep "$(awk -v m="$LEAD_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
+		run_fio qd16x4-randread "$_dir/t3-$_k-fio.json" "$LOAD_S"
+		sleep "$(awk -v m="$AFTER_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
+		kill $_s 2> /dev/null
+		wait $_s 2> /dev/null
+		[ "$(md_sync_action md0)" = "$_k" ] ||
+			log "$_cfg run $3: $1: $_k ended before T3 did"
+		stats_dump "$_dir/t3-$_k.stats"
+		sync_stop "$_k"
+		md_speed_limit
+		log "$_cfg run $3: $1: T3 $_k done"
+	done
 	md_stop_all
 }
 
-echo "# bench-throttle: runs=$RUNS runtime=${RT}s members: $MEMBERS jobs: $JOBS"
+echo "# bench-throttle: RAID$LEVEL x$NDEVS runs=$RUNS runtime=${RT}s members: $MEMBERS syncs: $SYNCS jobs: $JOBS"
 {
+	echo "level=$LEVEL ndevs=$NDEVS nullb_mbps=$NULLB_MBPS"
+	echo "syncs=$SYNCS"
 	echo "runs=$RUNS runtime=$RT nullb_mb=$NULLB_MB brd_mb=$BRD_MB"
 	echo "lead_ms=$LEAD_MS load_s=$LOAD_S after_ms=$AFTER_MS"
 	echo "jobs=$JOBS"
