@@ -38,6 +38,7 @@ import argparse
 import glob
 import importlib.util
 import json
+import math
 import os
 import re
 import shutil
@@ -82,7 +83,8 @@ def fmt_value(v, unit):
     if unit == "us":
         return f"{v / 1000:,.2f} ms" if v >= 1000 else f"{v:,.0f} us"
     if unit == "share":
-        return f"{v * 100:.0f} %"
+        # rounded down to 0.1: 89.95 % must not print as a met 90 %
+        return f"{math.floor(v * 1000) / 10:.1f} %"
     if unit == "x":
         return f"{v:.2f}x"
     if unit == "s":
@@ -247,7 +249,9 @@ def throttle_rows(runs):
 
 
 def fmt_x(v):
-    return "-" if v is None else f"{v:.2f}x"
+    if v is None:
+        return "-"
+    return "< 0.01x" if v < 0.005 else f"{v:.2f}x"
 
 
 def render(rows, runs):
