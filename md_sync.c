@@ -201,8 +201,11 @@ static bool md_sync_window_open(struct mddev *mddev, const struct rt_sample *s)
 	return !w || !s->sync_inflight || s->sync_inflight_sectors < w;
 }
 
-/* Wait until the throttle lets one more request go; false: stop. */
-static bool md_sync_pace(struct mddev *mddev)
+/*
+ * Wait until the throttle lets one more request go; false: stop.
+ * *max_sectors: the most the request may cover, 0 for no limit.
+ */
+static bool md_sync_pace(struct mddev *mddev, u32 *max_sectors)
 {
 	struct md_core *core = to_core(mddev);
 	struct rt_decision d;
@@ -227,8 +230,10 @@ static bool md_sync_pace(struct mddev *mddev)
 			continue;
 		}
 		if (s.sync_inflight < max_t(u32, d.max_inflight, 1) &&
-		    md_sync_window_open(mddev, &s))
+		    md_sync_window_open(mddev, &s)) {
+			*max_sectors = d.max_sectors;
 			return true;
+		}
 		wait_event_idle(mddev->sync_wait,
 				atomic_read(&core->sync_seq) != seq ||
 				md_sync_stopping(mddev));
@@ -243,12 +248,13 @@ static int md_sync_thread_fn(void *arg)
 	bool resync = test_bit(MDR_SYNC, &mddev->recovery);
 	bool requested = test_bit(MDR_REQUESTED, &mddev->recovery);
 	bool check = test_bit(MDR_CHECK, &mddev->recovery);
-	sector_t max = mddev->dev_sectors, start, j, n, pos;
+	sector_t max = mddev->dev_sectors, start, j, n, pos, end;
 	sector_t step = max_t(sector_t, max >> 4, 1);
 	unsigned long last_checkpoint;
 	const char *what;
 	struct rt_sample s;
 	bool skipped, done;
+	u32 req_max;
 
 	/* sync_min cannot change while MDR_RUNNING (its store refuses) */
 	if (resync && requested)
@@ -274,10 +280,12 @@ static int md_sync_thread_fn(void *arg)
 
 	j = start;
 	last_checkpoint = jiffies;
-	while (j < max && md_sync_pace(mddev)) {
+	while (j < max && md_sync_pace(mddev, &req_max)) {
+		/* a shorter request ends early on a page; never below one */
+		end = req_max ? min(max, j + max_t(u32, req_max, 8)) : max;
 		skipped = false;
 		atomic_inc(&core->sync_reqs);
-		n = pers->sync_request(mddev, j, max, &skipped);
+		n = pers->sync_request(mddev, j, end, &skipped);
 		if (skipped || !n)
 			atomic_dec(&core->sync_reqs);
 		if (!n) {

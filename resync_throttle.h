@@ -45,6 +45,11 @@
 
 /* Longest wait_ns ever returned: the core re-asks at least this often. */
 #define RT_WAIT_MAX_NS		(100ULL * 1000 * 1000)
+/*
+ * Largest sync request while the foreground is busy, sectors per member:
+ * a foreground IO that lands behind one waits for its service time.
+ */
+#define RT_BUSY_REQ_SECTORS	16U
 
 struct rt_knobs {
 	u32 speed_min_kbs;	/* KiB/s floor kept under any load; 0: none */
@@ -95,6 +100,9 @@ struct rt_decision {
 				 */
 	u64 wait_ns;		/* >0: sleep this long (or until woken) first;
 				 * never above RT_WAIT_MAX_NS
+				 */
+	u32 max_sectors;	/* >0: the next request covers at most this
+				 * many sectors of each member; 0: no limit
 				 */
 	bool fg_active;		/* foreground activity seen in this sample */
 	bool fg_busy;		/* foreground busy (activity within idle_ms) */

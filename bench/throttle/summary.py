@@ -31,7 +31,8 @@ T2_TARGET = 0.95
 T3_FLOOR = 5000
 T3_RECOVERY_MS = 1000
 T3_RECOVERED = 0.90
-SYNC_TEXT = {"repair": "`repair`", "resync": "the initial resync"}
+SYNC_TEXT = {"repair": "`repair`", "resync": "the initial resync",
+             "recover": "the recovery of one member onto a spare"}
 
 
 def config(cfg, params):

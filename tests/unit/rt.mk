@@ -6,12 +6,12 @@
 #   rt_scenarios_tsan  the same under ThreadSanitizer (the policy is
 #                      single-threaded; this checks it builds that way)
 # `make rt-mutants` builds the scenarios against deliberately broken
-# policies (RT_MUTANT=1..5) and fails unless every one of them fails.
+# policies (RT_MUTANT=1..6) and fails unless every one of them fails.
 
 RT_SRC := $(UNIT_TOP)/resync_throttle.c $(UNIT_TOP)/resync_throttle.h \
 	$(UNIT_TOP)/resync_throttle_seam.h $(UNIT_DIR)/seam/rt_user.h \
 	$(UNIT_DIR)/rt_scenarios.h
-RT_MUTANTS := 1 2 3 4 5
+RT_MUTANTS := 1 2 3 4 5 6
 
 UNIT_TESTS += $(UNIT_BUILD)/rt_scenarios $(UNIT_BUILD)/rt_scenarios_tsan
 

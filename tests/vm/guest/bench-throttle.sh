@@ -8,9 +8,11 @@
 # over BT_NDEVS members (--assume-clean):
 #   T1  each job in bench/throttle/*.fio on the idle array; then, for each
 #       sync kind in BT_SYNCS, the job again while that sync runs:
-#       "repair" (restarted for each job) or "resync", the initial resync
+#       "repair" (restarted for each job), "resync", the initial resync
 #       of a newly created array (the array is created again, without
-#       --assume-clean, for each job)
+#       --assume-clean, for each job), or "recover": the last member is
+#       failed, removed, wiped and added back, and rebuilt as a spare
+#       (the array is created again, clean, after each)
 #   T2  per sync kind: the whole sync with no foreground IO, timed by the
 #       kernel's own start and done messages (md_sample keeps progress)
 #   T3  per sync kind, sync_speed_min 5000: the sync starts, QD16 x 4
@@ -116,6 +118,12 @@ sync_go() {
 	repair)	repair_go ;;
 	resync)	create_array dirty > /tmp/create.err 2>&1 ||
 		log "create for resync failed: $(tr '\n' ' ' < /tmp/create.err | cut -c1-200)" ;;
+	recover)
+		_last=${DEVS##* }
+		{ mdadm $MD --fail "$_last" && mdadm $MD --remove "$_last" &&
+		  mdadm --zero-superblock "$_last" &&
+		  mdadm $MD --add "$_last"; } > /tmp/recover.err 2>&1 ||
+		log "spare for recovery failed: $(tr '\n' ' ' < /tmp/recover.err | cut -c1-200)" ;;
 	esac
 }
 
@@ -129,13 +137,15 @@ sync_start() {
 	done
 }
 
-# sync_stop KIND: stop it; a resync would restart after "idle", so it is
-# frozen and the array created again clean for what follows
+# sync_stop KIND: stop it; a resync or recovery would restart after
+# "idle", so it is frozen and the array created again clean for what
+# follows
 sync_stop() {
 	case "$1" in
 	repair)	echo idle > $SYS/sync_action
 		wait_resync md0 120 > /dev/null ;;
-	resync)	echo frozen > $SYS/sync_action
+	resync|recover)
+		echo frozen > $SYS/sync_action
 		_n=0
 		while [ "$(md_sync_action md0)" != frozen ] && [ $_n -lt 100 ]; do
 			sleep 0.1
