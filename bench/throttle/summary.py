@@ -179,7 +179,10 @@ def yes(ok):
 
 def t1_table(S, runs, kind):
     what = SYNC_TEXT[kind]
-    print(f"T1: 4 KiB fio on the idle array vs during {what}")
+    if kind == "recover":
+        print(f"T1: 4 KiB fio on the degraded array (no spare; \"idle\" below) vs during {what}")
+    else:
+        print(f"T1: 4 KiB fio on the idle array vs during {what}")
     print(f"    sync KiB/s: {kind} progress while the job's IOs were completing")
     print(f"{'job':17} {'impl':7} {'runs':>4} {'idle IOPS':>10} {kind + ' IOPS':>11} {'ratio':>6} "
           f"{'target':>6} {'met':>4} {'idle p99':>9} {'sync p99':>9} {'p99 x':>6} {'met':>4} "
@@ -188,7 +191,9 @@ def t1_table(S, runs, kind):
         for i in IMPLS:
             idle, rep, sync = [], [], []
             for r in runs.get(i, []):
-                pi = os.path.join(r, f"idle-{job}.json")
+                # a rebuild is measured against the degraded array
+                base = "degraded" if kind == "recover" else "idle"
+                pi = os.path.join(r, f"{base}-{job}.json")
                 ps = os.path.join(r, f"{kind}-{job}.json")
                 if os.path.exists(pi) and os.path.exists(ps):
                     x, y = fio_stats(pi), fio_stats(ps)

@@ -12,7 +12,9 @@
 #       of a newly created array (the array is created again, without
 #       --assume-clean, for each job), or "recover": the last member is
 #       failed, removed, wiped and added back, and rebuilt as a spare
-#       (the array is created again, clean, after each)
+#       (the array is created again, clean, after each); its baseline is
+#       the job on the degraded array before the spare is added
+#       (degraded-JOB.json), not on the whole one
 #   T2  per sync kind: the whole sync with no foreground IO, timed by the
 #       kernel's own start and done messages (md_sample keeps progress)
 #   T3  per sync kind, sync_speed_min 5000: the sync starts, QD16 x 4
@@ -119,17 +121,33 @@ sync_go() {
 	resync)	create_array dirty > /tmp/create.err 2>&1 ||
 		log "create for resync failed: $(tr '\n' ' ' < /tmp/create.err | cut -c1-200)" ;;
 	recover)
-		_last=${DEVS##* }
-		{ mdadm $MD --fail "$_last" && mdadm $MD --remove "$_last" &&
-		  mdadm --zero-superblock "$_last" &&
-		  mdadm $MD --add "$_last"; } > /tmp/recover.err 2>&1 ||
-		log "spare for recovery failed: $(tr '\n' ' ' < /tmp/recover.err | cut -c1-200)" ;;
+		degrade && spare_add ;;
 	esac
+}
+
+# degrade: fail, remove and wipe the last member (the array runs degraded)
+degrade() {
+	_last=${DEVS##* }
+	{ mdadm $MD --fail "$_last" && mdadm $MD --remove "$_last" &&
+	  mdadm --zero-superblock "$_last"; } > /tmp/degrade.err 2>&1 && return 0
+	log "degrading failed: $(tr '\n' ' ' < /tmp/degrade.err | cut -c1-200)"
+	return 1
+}
+
+# spare_add: add the wiped member back; md rebuilds it
+spare_add() {
+	mdadm $MD --add "${DEVS##* }" > /tmp/spare.err 2>&1 && return 0
+	log "adding the spare failed: $(tr '\n' ' ' < /tmp/spare.err | cut -c1-200)"
+	return 1
 }
 
 # sync_start KIND: start it and wait until md reports it
 sync_start() {
 	sync_go "$1" || return 1
+	sync_started
+}
+
+sync_started() {
 	_n=0
 	while [ "$(md_sync_action md0)" = idle ] && [ $_n -lt 20 ]; do
 		sleep 0.1
@@ -181,7 +199,14 @@ one_round() {
 	done
 	for _k in $SYNCS; do
 		for _j in $JOBS; do
-			sync_start "$_k"
+			if [ "$_k" = recover ]; then
+				# the baseline: the same degraded array, no rebuild
+				degrade
+				run_fio "$_j" "$_dir/degraded-$_j.json"
+				spare_add && sync_started
+			else
+				sync_start "$_k"
+			fi
 			# fio may take seconds to start under TCG: sample until killed
 			$SAMPLE md0 100 600000 > "$_dir/$_k-$_j.samples" &
 			_s=$!
