@@ -191,15 +191,17 @@ def job_order(job):
 
 
 def throttle_rows(runs):
-    """Rows for the resync throttle bench: newest recorded run per configuration."""
+    """Rows for the resync throttle bench: newest recorded run per
+    configuration and sync kind (a run may cover some kinds only)."""
     t1_target, t2_target = load_throttle_targets()
     latest = {}
     for name, s in runs:
         for cfg, m in s.get("members", {}).items():
-            latest[cfg] = (name, s, m)
+            for kind, k in m.get("syncs", {}).items():
+                latest[(cfg, kind)] = (name, s, m, k)
     rows = []
-    for cfg in sorted(latest):
-        name, s, m = latest[cfg]
+    for cfg, kind in sorted(latest):
+        name, s, m, k = latest[(cfg, kind)]
         level, ndevs, member = m.get("level", 1), m.get("ndevs", 2), m.get("member", cfg)
         speed = f" {m['mbps']} MB/s" if m.get("mbps") and m["mbps"] != 100 else ""
         grp = f"RAID{level} throttle ({member}{speed})"
@@ -210,41 +212,45 @@ def throttle_rows(runs):
             env.append(f"BT_NDEVS={ndevs}")
         if speed:
             env.append(f"BT_NULLB_MBPS={m['mbps']}")
+        if kind not in (["repair"] if level == 1 else ["resync", "repair"]):
+            env.append(f"BT_SYNCS={kind}")
         cmd = " ".join(env) + " tests/vm/bench-throttle"
-        for kind, k in sorted(m.get("syncs", {}).items()):
-            for job, d in sorted(k.get("t1", {}).items()):
-                a, b = d.get("intree", {}), d.get("fork", {})
-                ra, rb = a.get("ratio"), b.get("ratio")
-                if rb is None:
-                    continue
-                kept, plim = t1_target.get(job, (None, None))
-                ratio = rb / ra if ra else None
-                target = f"fork keeps >= {kept * 100:.0f} %" if kept else "-"
-                rows.append(row(grp, f"T1 {job}", f"IOPS kept during {kind}", ra, rb,
-                                "share", ratio, True, target, b.get("iops_met"), name, s, cmd))
-                if plim:
-                    pa, pb = a.get("p99_ratio"), b.get("p99_ratio")
-                    rows.append(row(grp, f"T1 {job}", f"p99 during {kind} / idle",
-                                    pa, pb, "x", pb and pa and pb / pa, False,
-                                    f"fork <= {plim:.1f}x idle", b.get("p99_met"),
-                                    name, s, cmd))
-            t2 = k.get("t2", {})
-            if "fork" in t2 and "intree" in t2:
-                a, b = t2["intree"].get("kibs"), t2["fork"].get("kibs")
-                rows.append(row(grp, f"T2 idle {kind}", f"{kind} speed", a, b, "kibs",
-                                b / a if a else None, True, f">= {t2_target:.2f}x",
-                                t2["fork"].get("met"), name, s, cmd))
-            t3 = k.get("t3", {})
-            if "fork" in t3 and "intree" in t3:
-                a, b = t3["intree"], t3["fork"]
-                rows.append(row(grp, f"T3 QD16x4 load, {kind}", "sync speed under load",
-                                a.get("floor_kibs"), b.get("floor_kibs"), "kibs",
-                                None, True, ">= sync_speed_min", b.get("floor_met"),
+        for job, d in sorted(k.get("t1", {}).items()):
+            a, b = d.get("intree", {}), d.get("fork", {})
+            ra, rb = a.get("ratio"), b.get("ratio")
+            if rb is None:
+                continue
+            kept, plim = t1_target.get(job, (None, None))
+            ratio = rb / ra if ra else None
+            target = f"fork keeps >= {kept * 100:.0f} %" if kept else "-"
+            during = f"IOPS kept during {kind}"
+            if kind == "recover":
+                during += " (of the degraded array's)"
+            rows.append(row(grp, f"T1 {job}", during, ra, rb,
+                            "share", ratio, True, target, b.get("iops_met"), name, s, cmd))
+            if plim:
+                pa, pb = a.get("p99_ratio"), b.get("p99_ratio")
+                rows.append(row(grp, f"T1 {job}", f"p99 during {kind} / idle",
+                                pa, pb, "x", pb and pa and pb / pa, False,
+                                f"fork <= {plim:.1f}x idle", b.get("p99_met"),
                                 name, s, cmd))
-                rows.append(row(grp, f"T3 QD16x4 load, {kind}", "back to idle speed after",
-                                (a.get("recovery_ms") or 0) / 1000.0,
-                                (b.get("recovery_ms") or 0) / 1000.0, "s", None, False,
-                                "<= 1 s", b.get("recovery_met"), name, s, cmd))
+        t2 = k.get("t2", {})
+        if "fork" in t2 and "intree" in t2:
+            a, b = t2["intree"].get("kibs"), t2["fork"].get("kibs")
+            rows.append(row(grp, f"T2 idle {kind}", f"{kind} speed", a, b, "kibs",
+                            b / a if a else None, True, f">= {t2_target:.2f}x",
+                            t2["fork"].get("met"), name, s, cmd))
+        t3 = k.get("t3", {})
+        if "fork" in t3 and "intree" in t3:
+            a, b = t3["intree"], t3["fork"]
+            rows.append(row(grp, f"T3 QD16x4 load, {kind}", "sync speed under load",
+                            a.get("floor_kibs"), b.get("floor_kibs"), "kibs",
+                            None, True, ">= sync_speed_min", b.get("floor_met"),
+                            name, s, cmd))
+            rows.append(row(grp, f"T3 QD16x4 load, {kind}", "back to idle speed after",
+                            (a.get("recovery_ms") or 0) / 1000.0,
+                            (b.get("recovery_ms") or 0) / 1000.0, "s", None, False,
+                            "<= 1 s", b.get("recovery_met"), name, s, cmd))
     return rows
 
 
