@@ -254,6 +254,15 @@ def throttle_rows(runs):
     return rows
 
 
+def missed_text(r):
+    """One missed row: a throttle row names its array and this stack's
+    value (its target is on that value), a bench row the ratio."""
+    if "throttle" in r["group"]:
+        return (f"{r['group']} {r['workload']} {r['measure']} ({r['fork']}, "
+                f"target {r['target']})")
+    return f"{r['workload']} {r['measure']} ({fmt_x(r['ratio'])}, target {r['target']})"
+
+
 def fmt_x(v):
     if v is None:
         return "-"
@@ -279,9 +288,7 @@ def render(rows, runs):
            "full tables) and the command that repeats it.",
            ""]
     if missed:
-        out.append("Missed: " + "; ".join(
-            f"{r['workload']} {r['measure']} ({fmt_x(r['ratio'])}, target {r['target']})"
-            for r in missed) + ".")
+        out.append("Missed: " + "; ".join(missed_text(r) for r in missed) + ".")
         out.append("")
     out += ["![fork against in-tree md per row: bars above 1 are better than in-tree]"
             "(Documentation/images/bench-summary.png)", "",
