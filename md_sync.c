@@ -281,8 +281,9 @@ static int md_sync_thread_fn(void *arg)
 	j = start;
 	last_checkpoint = jiffies;
 	while (j < max && md_sync_pace(mddev, &req_max)) {
-		/* a shorter request ends early on a page; never below one */
-		end = req_max ? min(max, j + max_t(u32, req_max, 8)) : max;
+		/* a shorter request: at least a page */
+		end = req_max ?
+		      min(max, j + max_t(u32, req_max, PAGE_SECTORS)) : max;
 		skipped = false;
 		atomic_inc(&core->sync_reqs);
 		n = pers->sync_request(mddev, j, end, &skipped);

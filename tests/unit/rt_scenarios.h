@@ -91,7 +91,6 @@ struct scen {
 	u32 window;		/* personality resync window, requests */
 	bool sync;		/* run the sync thread */
 	bool no_inflight_sectors; /* core does not count them */
-	bool fixed_req;		/* requests keep their size under load */
 	struct rt_knobs knobs;
 	/* foreground */
 	u32 slots;		/* jobs x iodepth */
@@ -303,8 +302,7 @@ static void run(const struct scen *sc, struct result *r)
 			} else if (sync_inflight < d.max_inflight) {
 				/* the core ends the request early if told to */
 				sync_sec = SYNC_SECTORS;
-				if (d.max_sectors && d.max_sectors < sync_sec &&
-				    !sc->fixed_req)
+				if (d.max_sectors && d.max_sectors < sync_sec)
 					sync_sec = d.max_sectors;
 				if (sync_inflight >= sc->window) {
 					ss = S_BLOCKED;
