@@ -4,8 +4,9 @@
 
 Input (--dir): CONFIG/IMPL/runN/ as written by
 tests/vm/guest/bench-throttle.sh, CONFIG naming level, members and their
-speed ("nullb" and "brd" are RAID1 of 2): idle-JOB.json and, per sync
-kind SYNC (repair, resync), SYNC-JOB.json (fio), SYNC-JOB.samples,
+speed ("nullb" and "brd" are RAID1 of 2): idle-JOB.json (for recover
+also degraded-JOB.json, its baseline) and, per sync kind SYNC (repair,
+resync, recover), SYNC-JOB.json (fio), SYNC-JOB.samples,
 t2-SYNC.dmesg, t2-SYNC.samples, t3-SYNC.samples, t3-SYNC-fio.json and
 *.stats.  Samples are md_sample lines "t_ms pos_kib total_kib reads
 writes action".
@@ -179,6 +180,8 @@ def yes(ok):
 
 def t1_table(S, runs, kind):
     what = SYNC_TEXT[kind]
+    # a rebuild is measured against the degraded array
+    base = "degraded" if kind == "recover" else "idle"
     if kind == "recover":
         print(f"T1: 4 KiB fio on the degraded array (no spare; \"idle\" below) vs during {what}")
     else:
@@ -191,8 +194,6 @@ def t1_table(S, runs, kind):
         for i in IMPLS:
             idle, rep, sync = [], [], []
             for r in runs.get(i, []):
-                # a rebuild is measured against the degraded array
-                base = "degraded" if kind == "recover" else "idle"
                 pi = os.path.join(r, f"{base}-{job}.json")
                 ps = os.path.join(r, f"{kind}-{job}.json")
                 if os.path.exists(pi) and os.path.exists(ps):

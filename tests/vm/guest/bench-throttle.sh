@@ -141,18 +141,25 @@ spare_add() {
 	return 1
 }
 
-# sync_start KIND: start it and wait until md reports it
-sync_start() {
-	sync_go "$1" || return 1
-	sync_started
-}
-
-sync_started() {
+# wait_action STATE|!STATE TENTHS: poll md0's sync_action until it is
+# STATE (with "!": is not), at most TENTHS x 0.1 s
+wait_action() {
 	_n=0
-	while [ "$(md_sync_action md0)" = idle ] && [ $_n -lt 20 ]; do
+	while [ $_n -lt "$2" ]; do
+		case "$1" in
+		!*)	[ "$(md_sync_action md0)" != "${1#!}" ] && return 0 ;;
+		*)	[ "$(md_sync_action md0)" = "$1" ] && return 0 ;;
+		esac
 		sleep 0.1
 		_n=$((_n + 1))
 	done
+	return 1
+}
+
+# sync_start KIND: start it and wait until md reports it
+sync_start() {
+	sync_go "$1" || return 1
+	wait_action '!idle' 20
 }
 
 # sync_stop KIND: stop it; a resync or recovery would restart after
@@ -164,13 +171,26 @@ sync_stop() {
 		wait_resync md0 120 > /dev/null ;;
 	resync|recover)
 		echo frozen > $SYS/sync_action
-		_n=0
-		while [ "$(md_sync_action md0)" != frozen ] && [ $_n -lt 100 ]; do
-			sleep 0.1
-			_n=$((_n + 1))
-		done
+		wait_action frozen 100
 		create_array clean > /dev/null 2>&1 ;;
 	esac
+}
+
+# sampler_start FILE INTERVAL_MS: md_sample on md0 until sampler_stop
+sampler_start() {
+	$SAMPLE md0 "$2" 600000 > "$1" &
+	_sampler=$!
+}
+
+sampler_stop() {
+	kill $_sampler 2> /dev/null
+	wait $_sampler 2> /dev/null
+}
+
+# sync_check KIND WHAT: the sync of KIND must still run when WHAT ends
+sync_check() {
+	[ "$(md_sync_action md0)" = "$1" ] ||
+		log "$_who: $1 ended before $2 did"
 }
 
 stats_dump() { # DIR: fork's throttle counters
@@ -184,10 +204,11 @@ stats_dump() { # DIR: fork's throttle counters
 one_round() {
 	_cfg=$(cfg_name "$2")
 	_dir=$OUT/$_cfg/$1/run$3
+	_who="$_cfg run $3: $1"
 	mkdir -p "$_dir"
-	log "$_cfg run $3: $1: prepare"
+	log "$_who: prepare"
 	if ! prepare "$1" "$2" > /tmp/prep.err 2>&1; then
-		log "$_cfg run $3: $1 NOT FUNCTIONAL: $(tr '\n' ' ' < /tmp/prep.err | cut -c1-300)"
+		log "$_who NOT FUNCTIONAL: $(tr '\n' ' ' < /tmp/prep.err | cut -c1-300)"
 		return 1
 	fi
 	# warm-up (discarded)
@@ -203,20 +224,17 @@ one_round() {
 				# the baseline: the same degraded array, no rebuild
 				degrade
 				run_fio "$_j" "$_dir/degraded-$_j.json"
-				spare_add && sync_started
+				spare_add && wait_action '!idle' 20
 			else
 				sync_start "$_k"
 			fi
-			# fio may take seconds to start under TCG: sample until killed
-			$SAMPLE md0 100 600000 > "$_dir/$_k-$_j.samples" &
-			_s=$!
+			# fio may take seconds to start under TCG: sample until stopped
+			sampler_start "$_dir/$_k-$_j.samples" 100
 			run_fio "$_j" "$_dir/$_k-$_j.json"
-			kill $_s 2> /dev/null
-			wait $_s 2> /dev/null
-			[ "$(md_sync_action md0)" = "$_k" ] ||
-				log "$_cfg run $3: $1: $_k ended before $_j did"
+			sampler_stop
+			sync_check "$_k" "$_j"
 			sync_stop "$_k"
-			log "$_cfg run $3: $1: T1 $_k $_j done"
+			log "$_who: T1 $_k $_j done"
 		done
 	done
 
@@ -227,26 +245,23 @@ one_round() {
 		$SAMPLE md0 50 600000 until-idle > "$_dir/t2-$_k.samples"
 		dmesg > "$_dir/t2-$_k.dmesg"
 		stats_dump "$_dir/t2-$_k.stats"
-		log "$_cfg run $3: $1: T2 $_k done"
+		log "$_who: T2 $_k done"
 
 		# T3
 		# the floor is set before the sync starts (a resync creates a
 		# new array, so system-wide), the samples start with it
 		md_speed_limit 5000
 		sync_go "$_k"
-		$SAMPLE md0 100 600000 > "$_dir/t3-$_k.samples" &
-		_s=$!
+		sampler_start "$_dir/t3-$_k.samples" 100
 		sleep "$(awk -v m="$LEAD_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
 		run_fio qd16x4-randread "$_dir/t3-$_k-fio.json" "$LOAD_S"
 		sleep "$(awk -v m="$AFTER_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
-		kill $_s 2> /dev/null
-		wait $_s 2> /dev/null
-		[ "$(md_sync_action md0)" = "$_k" ] ||
-			log "$_cfg run $3: $1: $_k ended before T3 did"
+		sampler_stop
+		sync_check "$_k" T3
 		stats_dump "$_dir/t3-$_k.stats"
 		sync_stop "$_k"
 		md_speed_limit
-		log "$_cfg run $3: $1: T3 $_k done"
+		log "$_who: T3 $_k done"
 	done
 	md_stop_all
 }
