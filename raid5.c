@@ -13,8 +13,15 @@
  * takes the requests queued so far, reads what it needs, computes, writes
  * and completes them before the next one starts.  So no two writes ever
  * compute parity for the same row concurrently, and sync sees a row that
- * no write is changing.  Only the owner (the worker) runs an operation;
- * member completions just hand the stripe back.
+ * no write is changing.  Only the owner (the row's worker) runs an
+ * operation; member completions just hand the stripe back.
+ *
+ * Why it scales.  Each row belongs to one of a few workers (one per CPU,
+ * by page index), work items of an unbound workqueue that run on
+ * different CPUs at once; a work item never runs twice at once, so a
+ * row's operations still run one at a time.  Workers share only the
+ * cache, which is split into shards by hash bucket: a lookup takes its
+ * row's shard lock and nothing array-wide.
  *
  * Reads of data on a member that holds it (In_sync, or rebuilt past it)
  * bypass the cache: data on a working member is never rewritten by an
@@ -67,7 +74,7 @@
  * Locking: see raid5.h; no lock nests in another, and the only sleeping
  * waits are in make_request, the flush worker and the sync thread (for
  * a member flush, a free stripe, a mempool element or the end of a
- * quiesce), never in the stripe worker, which all progress depends on.
+ * quiesce), never in a stripe worker, which all progress depends on.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
@@ -243,10 +250,15 @@ static void r5_req_fail(struct r5req *req, blk_status_t status)
 
 /* ---- the stripe cache ----------------------------------------------- */
 
-static struct hlist_head *r5_bucket(struct r5conf *conf, sector_t sector)
+/* Hash of the row at member sector @sector: its bucket; low bits: shard. */
+static u32 r5_hash(sector_t sector)
 {
-	return &conf->hash[hash_64(sector >> (PAGE_SHIFT - SECTOR_SHIFT),
-				   R5_HASH_BITS)];
+	return hash_64(sector >> (PAGE_SHIFT - SECTOR_SHIFT), R5_HASH_BITS);
+}
+
+static struct r5shard *r5_shard(struct r5conf *conf, sector_t sector)
+{
+	return &conf->shards[r5_hash(sector) & (R5_SHARDS - 1)];
 }
 
 static void r5_stripe_free(struct r5conf *conf, struct r5stripe *sh)
@@ -297,9 +309,12 @@ static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 	u64 row = div_u64(sector, conf->geo.chunk_sectors);
 	int i;
 
-	lockdep_assert_held(&conf->lock);
+	lockdep_assert_held(&r5_shard(conf, sector)->lock);
 	hlist_del_init(&sh->hash);
 	sh->sector = sector;
+	/* consecutive pages go to different workers */
+	sh->worker = (u32)(sector >> (PAGE_SHIFT - SECTOR_SHIFT)) %
+		     conf->nr_workers;
 	sh->state = R5_IDLE;
 	sh->op = R5_OP_NONE;
 	r5g_row(&conf->geo, row, &sh->row);
@@ -311,27 +326,27 @@ static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 		dev->slot = dev->role >= 0 ?
 			    r5g_syndrome_slot(&conf->geo, &sh->row, i) : -1;
 	}
-	hlist_add_head(&sh->hash, r5_bucket(conf, sector));
+	hlist_add_head(&sh->hash, &conf->hash[r5_hash(sector)]);
 }
 
 static struct r5stripe *r5_lookup(struct r5conf *conf, sector_t sector)
 {
 	struct r5stripe *sh;
 
-	lockdep_assert_held(&conf->lock);
-	hlist_for_each_entry(sh, r5_bucket(conf, sector), hash)
+	lockdep_assert_held(&r5_shard(conf, sector)->lock);
+	hlist_for_each_entry(sh, &conf->hash[r5_hash(sector)], hash)
 		if (sh->sector == sector)
 			return sh;
 	return NULL;
 }
 
-/* Take a reference on a cached stripe. */
-static void r5_hold(struct r5conf *conf, struct r5stripe *sh)
+/* Take a reference on a cached stripe of shard @sd. */
+static void r5_hold(struct r5shard *sd, struct r5stripe *sh)
 {
-	lockdep_assert_held(&conf->lock);
+	lockdep_assert_held(&sd->lock);
 	if (!sh->count++) {
 		list_del_init(&sh->lru);
-		conf->active++;
+		WRITE_ONCE(sd->active, sd->active + 1);
 	}
 }
 
@@ -342,149 +357,248 @@ static void r5_count(u64 *c)
 }
 
 /*
- * Allocate a stripe for the cache, dropping conf->lock meanwhile.  Up to
- * R5_CACHE_MIN stripes must come; beyond, the allocation may fail
- * quietly (the cache then recycles what it has).
+ * conf->total counts stripes allocated or about to be: a lookup reserves
+ * one below @bound before it allocates, so shards growing at once never
+ * pass the limit together.
  */
-static struct r5stripe *r5_grow_unlocked(struct r5conf *conf)
+static bool r5_reserve(struct r5conf *conf, int bound)
 {
-	gfp_t gfp = conf->total < R5_CACHE_MIN ? GFP_NOIO :
-		    GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN;
-	struct r5stripe *sh;
+	int t = atomic_read(&conf->total);
 
-	lockdep_assert_held(&conf->lock);
-	spin_unlock_irq(&conf->lock);
+	do {
+		if (t >= bound)
+			return false;
+	} while (!atomic_try_cmpxchg(&conf->total, &t, t + 1));
+	return true;
+}
+
+/* Give back one stripe's count if more than @floor are allocated. */
+static bool r5_unreserve_above(struct r5conf *conf, int floor)
+{
+	int t = atomic_read(&conf->total);
+
+	do {
+		if (t <= floor)
+			return false;
+	} while (!atomic_try_cmpxchg(&conf->total, &t, t - 1));
+	return true;
+}
+
+/*
+ * Allocate a stripe reserved below @bound, dropping the shard lock
+ * meanwhile; *@tried says an allocation was attempted (at most one per
+ * wait).  Up to R5_CACHE_MIN stripes must come; beyond, the allocation
+ * may fail quietly (the cache then recycles what it has).
+ */
+static struct r5stripe *r5_grow_unlocked(struct r5conf *conf,
+					 struct r5shard *sd, int bound,
+					 bool *tried)
+{
+	struct r5stripe *sh;
+	gfp_t gfp;
+
+	lockdep_assert_held(&sd->lock);
+	if (*tried || !r5_reserve(conf, bound))
+		return NULL;
+	*tried = true;
+	gfp = atomic_read(&conf->total) <= R5_CACHE_MIN ? GFP_NOIO :
+	      GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN;
+	spin_unlock_irq(&sd->lock);
 	sh = r5_stripe_alloc(conf, gfp);
-	spin_lock_irq(&conf->lock);
+	spin_lock_irq(&sd->lock);
+	if (sh)
+		r5_count(&sd->grown);
+	else
+		atomic_dec(&conf->total);
 	return sh;
 }
 
 /*
+ * Every stripe of @sd is busy: take the least recently used unused
+ * stripe of another shard, unhashed, dropping @sd's lock meanwhile (the
+ * two locks never nest).  NULL if no shard has one.
+ */
+static struct r5stripe *r5_steal_unlocked(struct r5conf *conf,
+					  struct r5shard *sd)
+{
+	struct r5stripe *sh = NULL;
+	int k, me = sd - conf->shards;
+
+	lockdep_assert_held(&sd->lock);
+	spin_unlock_irq(&sd->lock);
+	for (k = 1; k < R5_SHARDS && !sh; k++) {
+		struct r5shard *o = &conf->shards[(me + k) % R5_SHARDS];
+
+		if (list_empty_careful(&o->inactive))
+			continue;
+		spin_lock_irq(&o->lock);
+		sh = list_first_entry_or_null(&o->inactive, struct r5stripe,
+					      lru);
+		if (sh) {
+			list_del_init(&sh->lru);
+			hlist_del_init(&sh->hash);
+		}
+		spin_unlock_irq(&o->lock);
+	}
+	spin_lock_irq(&sd->lock);
+	return sh;
+}
+
+/* Some shard has an unused stripe, or the cache may grow (!@tried). */
+static bool r5_may_get(struct r5conf *conf, bool tried)
+{
+	int i;
+
+	if (!tried && atomic_read(&conf->total) < READ_ONCE(conf->limit))
+		return true;
+	for (i = 0; i < R5_SHARDS; i++)
+		if (!list_empty_careful(&conf->shards[i].inactive))
+			return true;
+	return false;
+}
+
+/*
  * The stripe for the row at member sector @sector, referenced.  Sleeps
- * for a free stripe unless @noblock (the worker), then returns NULL.
+ * for a free stripe unless @noblock (a worker), then returns NULL.
+ * Takes only the row's shard lock, except to steal (below).
  *
  * Sizing: below stripe_cache_size (conf->min) a new stripe is allocated
  * rather than an unused one recycled, so the cache fills to its minimum
- * as in-tree's preallocated one; above it, only when no stripe is
- * unused, up to conf->limit (the memory budget).  So the cache grows
- * exactly while every stripe is busy, i.e. to what the load in flight
- * needs; the shrinker and trim_work take the surplus back.
+ * as in-tree's preallocated one; above it, only when the shard has no
+ * unused stripe, up to conf->limit (the memory budget); at the limit an
+ * unused stripe of another shard is taken.  So the cache grows exactly
+ * while every stripe is busy, i.e. to what the load in flight needs; the
+ * shrinker and trim_work take the surplus back.
  */
 static struct r5stripe *r5_get_stripe(struct r5conf *conf, sector_t sector,
 				      bool noblock)
 {
-	struct r5stripe *sh, *fresh = NULL;
+	struct r5shard *sd = r5_shard(conf, sector);
+	struct r5stripe *sh, *spare = NULL;
 	bool tried = false, first = true, waited = false;
 
-	spin_lock_irq(&conf->lock);
+	spin_lock_irq(&sd->lock);
 	for (;;) {
 		sh = r5_lookup(conf, sector);
 		if (sh) {
 			if (first)
-				r5_count(&conf->stats.cache_hits);
+				r5_count(&sd->hits);
 			break;
 		}
 		if (first)
-			r5_count(&conf->stats.cache_misses);
+			r5_count(&sd->misses);
 		first = false;
-		if (fresh) {
-			sh = fresh;
-			fresh = NULL;
-			conf->total++;
-			r5_count(&conf->stats.cache_grown);
+		if (spare) {
+			sh = spare;
+			spare = NULL;
 			r5_stripe_init(conf, sh, sector);
 			break;
 		}
-		if (conf->total < conf->min && !tried) {
-			tried = true;
-			fresh = r5_grow_unlocked(conf);
-			if (fresh)
-				continue;
-		}
-		sh = list_first_entry_or_null(&conf->inactive,
+		spare = r5_grow_unlocked(conf, sd, READ_ONCE(conf->min),
+					 &tried);
+		if (spare)
+			continue;
+		sh = list_first_entry_or_null(&sd->inactive,
 					      struct r5stripe, lru);
 		if (sh) {
 			r5_stripe_init(conf, sh, sector);
 			break;
 		}
-		/* every stripe is busy: grow within the budget */
-		if (conf->total < conf->limit && !tried) {
-			tried = true;
-			fresh = r5_grow_unlocked(conf);
-			if (fresh)
-				continue;
-		}
+		/* every stripe of the shard is busy: grow within the budget */
+		spare = r5_grow_unlocked(conf, sd, READ_ONCE(conf->limit),
+					 &tried);
+		if (!spare)
+			spare = r5_steal_unlocked(conf, sd);
+		if (spare)
+			continue;
 		if (noblock)
 			break;
 		if (!waited) {
 			waited = true;
-			r5_count(&conf->stats.cache_waits);
+			r5_count(&sd->waits);
 		}
-		/* a stripe becomes inactive, or the limit grows */
-		wait_event_lock_irq(conf->wait,
-				    !list_empty(&conf->inactive) ||
-				    (conf->total < conf->limit && !tried),
-				    conf->lock);
+		/* a stripe becomes unused, or the limit grows */
+		wait_event_lock_irq(conf->wait, r5_may_get(conf, tried),
+				    sd->lock);
 		tried = false;
 	}
 	if (sh)
-		r5_hold(conf, sh);
-	spin_unlock_irq(&conf->lock);
-	if (fresh)
-		r5_stripe_free(conf, fresh);
+		r5_hold(sd, sh);
+	/* found after all: the spare stays cached, unused */
+	if (spare)
+		list_add(&spare->lru, &sd->inactive);
+	spin_unlock_irq(&sd->lock);
 	return sh;
 }
 
 /* Drop a reference.  Process context. */
 static void r5_put_stripe(struct r5conf *conf, struct r5stripe *sh)
 {
+	struct r5shard *sd = r5_shard(conf, sh->sector);
 	unsigned long flags;
 	bool drop = false;
 
-	spin_lock_irqsave(&conf->lock, flags);
-	if (!--sh->count) {
-		conf->active--;
-		if (conf->total > conf->limit) {
-			hlist_del_init(&sh->hash);
-			conf->total--;
-			r5_count(&conf->stats.cache_shrunk);
-			drop = true;
-		} else {
-			list_add_tail(&sh->lru, &conf->inactive);
-		}
-		wake_up(&conf->wait);
-		/* failed direct reads wait for a stripe in the worker */
-		if (!list_empty(&conf->retry))
-			queue_work(conf->wq, &conf->work);
+	spin_lock_irqsave(&sd->lock, flags);
+	if (--sh->count) {
+		spin_unlock_irqrestore(&sd->lock, flags);
+		return;
 	}
-	spin_unlock_irqrestore(&conf->lock, flags);
+	WRITE_ONCE(sd->active, sd->active - 1);
+	if (r5_unreserve_above(conf, READ_ONCE(conf->limit))) {
+		hlist_del_init(&sh->hash);
+		r5_count(&sd->shrunk);
+		drop = true;
+	} else {
+		list_add_tail(&sh->lru, &sd->inactive);
+	}
+	spin_unlock_irqrestore(&sd->lock, flags);
 	if (drop)
 		r5_stripe_free(conf, sh);
+	/*
+	 * Full barrier: the unused stripe before the reads below; pairs
+	 * with a sleeper's set_current_state() in r5_get_stripe(), and with
+	 * the retry list's store before its worker is queued.
+	 */
+	if (wq_has_sleeper(&conf->wait))
+		wake_up(&conf->wait);
+	/* failed direct reads wait for a stripe in worker 0 */
+	if (!list_empty_careful(&conf->retry))
+		queue_work(conf->wq, &conf->workers[0].work);
 }
 
 /*
- * Free up to @nr unused stripes, least recently used first, while more
- * than @floor are allocated.  Any process context; returns the count.
+ * Free up to @nr unused stripes, least recently used of each shard
+ * first, while more than @floor are allocated: a share from each shard,
+ * then whatever is left.  Any process context; returns the count.
  */
 static unsigned long r5_trim(struct r5conf *conf, unsigned long nr, int floor)
 {
+	unsigned long n = 0, share = DIV_ROUND_UP(nr, R5_SHARDS);
 	struct r5stripe *sh, *tmp;
-	unsigned long n = 0;
 	LIST_HEAD(drop);
+	int pass, i;
 
-	spin_lock_irq(&conf->lock);
-	while (n < nr && conf->total > floor) {
-		sh = list_first_entry_or_null(&conf->inactive,
-					      struct r5stripe, lru);
-		if (!sh)
-			break;
-		list_move(&sh->lru, &drop);
-		hlist_del_init(&sh->hash);
-		conf->total--;
-		n++;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < R5_SHARDS && n < nr; i++) {
+			struct r5shard *sd = &conf->shards[i];
+			unsigned long took = 0;
+
+			spin_lock_irq(&sd->lock);
+			while (n < nr && (pass || took < share)) {
+				sh = list_first_entry_or_null(&sd->inactive,
+							      struct r5stripe,
+							      lru);
+				if (!sh || !r5_unreserve_above(conf, floor))
+					break;
+				list_move(&sh->lru, &drop);
+				hlist_del_init(&sh->hash);
+				took++;
+				n++;
+			}
+			WRITE_ONCE(sd->shrunk, sd->shrunk + took);
+			spin_unlock_irq(&sd->lock);
+		}
 	}
-	WRITE_ONCE(conf->stats.cache_shrunk, conf->stats.cache_shrunk + n);
-	spin_unlock_irq(&conf->lock);
 	list_for_each_entry_safe(sh, tmp, &drop, lru)
 		r5_stripe_free(conf, sh);
 	return n;
@@ -509,11 +623,32 @@ static void r5_set_limit(struct r5conf *conf)
 	wake_up(&conf->wait);
 }
 
+static int r5_active(struct r5conf *conf)
+{
+	int i, n = 0;
+
+	for (i = 0; i < R5_SHARDS; i++)
+		n += READ_ONCE(conf->shards[i].active);
+	return n;
+}
+
+/* Lookups so far (md/stats/stripe_cache_hits + _misses). */
+static u64 r5_lookups(struct r5conf *conf)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < R5_SHARDS; i++)
+		n += READ_ONCE(conf->shards[i].hits) +
+		     READ_ONCE(conf->shards[i].misses);
+	return n;
+}
+
 /* Unused stripes above the minimum: what may be given back. */
 static unsigned long r5_idle_above_min(struct r5conf *conf)
 {
-	int total = READ_ONCE(conf->total);
-	int idle = total - READ_ONCE(conf->active);
+	int total = atomic_read(&conf->total);
+	int idle = total - r5_active(conf);
 	int above = total - READ_ONCE(conf->min);
 
 	return max(0, min(idle, above));
@@ -539,8 +674,7 @@ static void r5_trim_work(struct work_struct *work)
 {
 	struct r5conf *conf = container_of(to_delayed_work(work),
 					   struct r5conf, trim_work);
-	u64 seen = READ_ONCE(conf->stats.cache_hits) +
-		   READ_ONCE(conf->stats.cache_misses);
+	u64 seen = r5_lookups(conf);
 	unsigned long idle = r5_idle_above_min(conf);
 
 	/* no lookup for a whole period: the array is idle */
@@ -551,16 +685,51 @@ static void r5_trim_work(struct work_struct *work)
 			   msecs_to_jiffies(R5_TRIM_MS));
 }
 
-/* Hand an owned stripe to the worker.  Any context. */
+static struct r5worker *r5_worker(struct r5conf *conf, struct r5stripe *sh)
+{
+	return &conf->workers[sh->worker];
+}
+
+/* The owner's pointer array for xor and the syndrome (its worker's). */
+static void **r5_ptrs(struct r5conf *conf, struct r5stripe *sh)
+{
+	return r5_worker(conf, sh)->ptrs;
+}
+
+/* Hand an owned stripe to its worker.  Any context. */
 static void r5_queue(struct r5stripe *sh)
 {
-	struct r5conf *conf = sh->conf;
+	struct r5worker *w = r5_worker(sh->conf, sh);
 	unsigned long flags;
 
-	spin_lock_irqsave(&conf->lock, flags);
-	list_add_tail(&sh->lru, &conf->handle);
-	spin_unlock_irqrestore(&conf->lock, flags);
-	queue_work(conf->wq, &conf->work);
+	spin_lock_irqsave(&w->lock, flags);
+	list_add_tail(&sh->lru, &w->handle);
+	spin_unlock_irqrestore(&w->lock, flags);
+	queue_work(sh->conf->wq, &w->work);
+}
+
+/* Hand every owned stripe on @list to its worker. */
+static void r5_queue_list(struct r5conf *conf, struct list_head *list)
+{
+	struct r5stripe *sh, *tmp;
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < conf->nr_workers && !list_empty(list); i++) {
+		struct r5worker *w = &conf->workers[i];
+		bool any = false;
+
+		spin_lock_irqsave(&w->lock, flags);
+		list_for_each_entry_safe(sh, tmp, list, lru) {
+			if (sh->worker != i)
+				continue;
+			list_move_tail(&sh->lru, &w->handle);
+			any = true;
+		}
+		spin_unlock_irqrestore(&w->lock, flags);
+		if (any)
+			queue_work(conf->wq, &w->work);
+	}
 }
 
 /*
@@ -587,13 +756,8 @@ struct r5plug {
 static void r5_unplug(struct blk_plug_cb *cb, bool from_schedule)
 {
 	struct r5plug *rp = container_of(cb, struct r5plug, cb);
-	struct r5conf *conf = cb->data;
-	unsigned long flags;
 
-	spin_lock_irqsave(&conf->lock, flags);
-	list_splice_tail(&rp->stripes, &conf->handle);
-	spin_unlock_irqrestore(&conf->lock, flags);
-	queue_work(conf->wq, &conf->work);
+	r5_queue_list(cb->data, &rp->stripes);
 	kfree(rp);
 }
 
@@ -621,9 +785,11 @@ static bool r5_plug_add(struct r5conf *conf, struct r5stripe *sh)
 static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh,
 			      bool may_plug)
 {
-	spin_lock_irq(&conf->lock);
-	r5_hold(conf, sh);
-	spin_unlock_irq(&conf->lock);
+	struct r5shard *sd = r5_shard(conf, sh->sector);
+
+	spin_lock_irq(&sd->lock);
+	r5_hold(sd, sh);
+	spin_unlock_irq(&sd->lock);
 	if (!may_plug || !r5_plug_add(conf, sh))
 		r5_queue(sh);
 }
@@ -682,19 +848,20 @@ static void r5_xor(void *dest, void **srcs, int n)
 static void r5_xor_others(struct r5conf *conf, struct r5stripe *sh,
 			  void *dest, int skip)
 {
+	void **ptrs = r5_ptrs(conf, sh);
 	int i, n = 0;
 
 	for (i = 0; i < conf->raid_disks; i++) {
 		if (i == skip || sh->dev[i].role == R5G_Q)
 			continue;
-		conf->ptrs[n++] = page_address(sh->dev[i].page);
+		ptrs[n++] = page_address(sh->dev[i].page);
 	}
-	memcpy(dest, conf->ptrs[0], PAGE_SIZE);
-	r5_xor(dest, conf->ptrs + 1, n - 1);
+	memcpy(dest, ptrs[0], PAGE_SIZE);
+	r5_xor(dest, ptrs + 1, n - 1);
 }
 
 /*
- * RAID6: the data pages of @sh into conf->ptrs in syndrome order; slots
+ * RAID6: the data pages of @sh into r5_ptrs() in syndrome order; slots
  * no data member fills (DDF: where P and Q sit) read as zeroes.  Returns
  * the syndrome width: P goes in slot width - 2, Q in width - 1.
  */
@@ -704,10 +871,10 @@ static int r5_syndrome_data(struct r5conf *conf, struct r5stripe *sh)
 
 	if (conf->geo.ddf)
 		for (i = 0; i < width - 2; i++)
-			conf->ptrs[i] = page_address(ZERO_PAGE(0));
+			r5_ptrs(conf, sh)[i] = page_address(ZERO_PAGE(0));
 	for (i = 0; i < conf->raid_disks; i++)
 		if (sh->dev[i].role >= 0)
-			conf->ptrs[sh->dev[i].slot] =
+			r5_ptrs(conf, sh)[sh->dev[i].slot] =
 				page_address(sh->dev[i].page);
 	return width;
 }
@@ -718,9 +885,9 @@ static void r5_gen_pq(struct r5conf *conf, struct r5stripe *sh, void *p,
 {
 	int width = r5_syndrome_data(conf, sh);
 
-	conf->ptrs[width - 2] = p;
-	conf->ptrs[width - 1] = q;
-	raid6_call.gen_syndrome(width, PAGE_SIZE, conf->ptrs);
+	r5_ptrs(conf, sh)[width - 2] = p;
+	r5_ptrs(conf, sh)[width - 1] = q;
+	raid6_call.gen_syndrome(width, PAGE_SIZE, r5_ptrs(conf, sh));
 }
 
 /* Parity of the data pages into P (and Q) of @sh. */
@@ -740,8 +907,8 @@ static int r5_syndrome_ptrs(struct r5conf *conf, struct r5stripe *sh)
 {
 	int width = r5_syndrome_data(conf, sh);
 
-	conf->ptrs[width - 2] = page_address(sh->dev[sh->row.pd].page);
-	conf->ptrs[width - 1] = page_address(sh->dev[sh->row.qd].page);
+	r5_ptrs(conf, sh)[width - 2] = page_address(sh->dev[sh->row.pd].page);
+	r5_ptrs(conf, sh)[width - 1] = page_address(sh->dev[sh->row.qd].page);
 	return width;
 }
 
@@ -756,8 +923,8 @@ static void r5_reconstruct(struct r5conf *conf, struct r5stripe *sh, int a,
 			   int b)
 {
 	int pd = sh->row.pd, qd = sh->row.qd;
-	void *s0 = page_address(conf->scratch[0]);
-	void *s1 = page_address(conf->scratch[1]);
+	void *s0 = page_address(r5_worker(conf, sh)->scratch[0]);
+	void *s1 = page_address(r5_worker(conf, sh)->scratch[1]);
 	int ra, rb;
 
 	if (conf->geo.level != 6) {
@@ -785,12 +952,12 @@ static void r5_reconstruct(struct r5conf *conf, struct r5stripe *sh, int a,
 			  q_lost ? page_address(sh->dev[qd].page) : s1);
 	} else if (rb == R5G_P) {
 		raid6_datap_recov(r5_syndrome_ptrs(conf, sh), PAGE_SIZE,
-				  sh->dev[a].slot, conf->ptrs);
+				  sh->dev[a].slot, r5_ptrs(conf, sh));
 	} else {
 		raid6_2data_recov(r5_syndrome_ptrs(conf, sh), PAGE_SIZE,
 				  min(sh->dev[a].slot, sh->dev[b].slot),
 				  max(sh->dev[a].slot, sh->dev[b].slot),
-				  conf->ptrs);
+				  r5_ptrs(conf, sh));
 	}
 }
 
@@ -1087,9 +1254,10 @@ static void r5_issue_reads(struct r5conf *conf, struct r5stripe *sh,
 	atomic_set(&sh->io_pending, n);
 	sh->state = R5_READ_WAIT;
 	if (sh->op == R5_OP_WRITE) {
+		struct r5worker *w = r5_worker(conf, sh);
+
 		sh->op_reads += n;
-		WRITE_ONCE(conf->stats.write_reads,
-			   conf->stats.write_reads + n);
+		WRITE_ONCE(w->write_reads, w->write_reads + n);
 	}
 	for_each_set_bit(i, &mask, conf->raid_disks) {
 		rcu_read_lock();
@@ -1179,8 +1347,8 @@ static void r5_compute_write(struct r5conf *conf, struct r5stripe *sh)
 		/* take the old data out of P ... */
 		for (i = 0; i < conf->raid_disks; i++)
 			if (!list_empty(&sh->dev[i].writing))
-				conf->ptrs[n++] = page_address(sh->dev[i].page);
-		r5_xor(page_address(p->page), conf->ptrs, n);
+				r5_ptrs(conf, sh)[n++] = page_address(sh->dev[i].page);
+		r5_xor(page_address(p->page), r5_ptrs(conf, sh), n);
 	} else {
 		/* a page of the row that cannot be read: rebuild it first */
 		for (i = 0; i < conf->raid_disks; i++)
@@ -1202,7 +1370,7 @@ static void r5_compute_write(struct r5conf *conf, struct r5stripe *sh)
 		set_bit(R5D_WRITE, &dev->flags);
 	}
 	if (sh->rmw)	/* ... and put the new data in */
-		r5_xor(page_address(p->page), conf->ptrs, n);
+		r5_xor(page_address(p->page), r5_ptrs(conf, sh), n);
 	else
 		r5_compute_parity(conf, sh);
 	set_bit(R5D_UPTODATE, &p->flags);
@@ -1217,8 +1385,8 @@ static void r5_compute_write(struct r5conf *conf, struct r5stripe *sh)
 static void r5_compute_sync_parity(struct r5conf *conf, struct r5stripe *sh)
 {
 	struct r5sync *rs = sh->syncing;
-	void *s0 = page_address(conf->scratch[0]);
-	void *s1 = page_address(conf->scratch[1]);
+	void *s0 = page_address(r5_worker(conf, sh)->scratch[0]);
+	void *s1 = page_address(r5_worker(conf, sh)->scratch[1]);
 	struct r5dev *p = &sh->dev[sh->row.pd], *q = NULL;
 	bool bad;
 
@@ -1334,12 +1502,14 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 	if (!mask)
 		return false;
 	if (sh->op == R5_OP_WRITE) {
+		struct r5worker *w = r5_worker(conf, sh);
+
 		if (!sh->op_reads)
-			r5_count(&conf->stats.writes_full);
+			r5_count(&w->writes_full);
 		else if (sh->rmw)
-			r5_count(&conf->stats.writes_rmw);
+			r5_count(&w->writes_rmw);
 		else
-			r5_count(&conf->stats.writes_rcw);
+			r5_count(&w->writes_rcw);
 	}
 	atomic_set(&sh->io_pending, hweight_long(mask));
 	sh->state = R5_WRITE_WAIT;
@@ -1546,30 +1716,36 @@ static bool r5_release(struct r5conf *conf, struct r5stripe *sh)
 /*
  * IDLE -> BITMAP_WAIT: park the stripe, owned, until the bitmap round
  * that writes its bits ends.  The wake function of conf->bm_wake, run by
- * that round, requeues the worker, which moves it back (r5_unhold_all()).
+ * that round, queues worker 0, which hands it back to its own worker
+ * (r5_unhold_all()).  That is this worker, busy until this returns, so
+ * nothing else runs the stripe meanwhile.
  */
 static void r5_bitmap_hold(struct r5conf *conf, struct r5stripe *sh)
 {
+	u64 need = sh->bm_need;
+
 	sh->state = R5_BITMAP_WAIT;
 	spin_lock_irq(&conf->lock);
 	list_add_tail(&sh->lru, &conf->bm_held);
 	spin_unlock_irq(&conf->lock);
 	/* written meanwhile: no round will wake us for it */
-	if (md_bitmap_notify(conf->mddev->bitmap, sh->bm_need, &conf->bm_wake))
-		queue_work(conf->wq, &conf->work);
+	if (md_bitmap_notify(conf->mddev->bitmap, need, &conf->bm_wake))
+		queue_work(conf->wq, &conf->workers[0].work);
 }
 
-/* Worker: BITMAP_WAIT stripes whose bits are on disk go back to work. */
+/* Worker 0: BITMAP_WAIT stripes whose bits are on disk go back to work. */
 static void r5_unhold_all(struct r5conf *conf)
 {
 	struct md_bitmap *bm = conf->mddev->bitmap;
 	struct r5stripe *sh, *tmp;
+	LIST_HEAD(ready);
 
 	spin_lock_irq(&conf->lock);
 	list_for_each_entry_safe(sh, tmp, &conf->bm_held, lru)
 		if (md_bitmap_written(bm, sh->bm_need))
-			list_move_tail(&sh->lru, &conf->handle);
+			list_move_tail(&sh->lru, &ready);
 	spin_unlock_irq(&conf->lock);
+	r5_queue_list(conf, &ready);
 }
 
 /* Runs under the bitmap's flush_wait lock at the end of a round. */
@@ -1579,7 +1755,7 @@ static int r5_bitmap_wake(struct wait_queue_entry *wqe, unsigned int mode,
 	struct r5conf *conf = container_of(wqe, struct r5conf, bm_wake);
 
 	list_del_init(&wqe->entry);
-	queue_work(conf->wq, &conf->work);
+	queue_work(conf->wq, &conf->workers[0].work);
 	return 0;
 }
 
@@ -1673,16 +1849,17 @@ static void r5_direct_endio(struct bio *bio)
 		r5_req_put(req);
 		return;
 	}
-	/* the worker retries it through the stripe cache */
+	/* worker 0 retries it through the stripe cache */
 	spin_lock_irqsave(&conf->lock, flags);
 	list_add_tail(&rc->retry, &conf->retry);
 	spin_unlock_irqrestore(&conf->lock, flags);
-	queue_work(conf->wq, &conf->work);
+	queue_work(conf->wq, &conf->workers[0].work);
 }
 
 /*
- * Worker: move failed direct reads onto the stripe cache.  The worker
- * must not sleep for a stripe (it frees them), so each piece is attached
+ * Worker 0 (the only consumer of conf->retry): move failed direct reads
+ * onto the stripe cache.  A worker must not sleep for a stripe (workers
+ * free them), so each piece is attached
  * only if its stripe can be had at once; otherwise the read waits on the
  * retry list for the next round.
  */
@@ -1749,22 +1926,25 @@ static void r5_retry_reads(struct r5conf *conf)
 
 static void raid5_work(struct work_struct *work)
 {
-	struct r5conf *conf = container_of(work, struct r5conf, work);
+	struct r5worker *w = container_of(work, struct r5worker, work);
+	struct r5conf *conf = w->conf;
+	bool first = w == conf->workers;
 	struct blk_plug plug;
 
 	blk_start_plug(&plug);
-	if (!list_empty_careful(&conf->bm_held))
+	if (first && !list_empty_careful(&conf->bm_held))
 		r5_unhold_all(conf);
 	for (;;) {
 		struct r5stripe *sh;
 
-		r5_retry_reads(conf);
-		spin_lock_irq(&conf->lock);
-		sh = list_first_entry_or_null(&conf->handle, struct r5stripe,
+		if (first)
+			r5_retry_reads(conf);
+		spin_lock_irq(&w->lock);
+		sh = list_first_entry_or_null(&w->handle, struct r5stripe,
 					      lru);
 		if (sh)
 			list_del_init(&sh->lru);
-		spin_unlock_irq(&conf->lock);
+		spin_unlock_irq(&w->lock);
 		if (!sh)
 			break;
 		r5_handle(conf, sh);
@@ -2152,7 +2332,7 @@ static ssize_t stripe_cache_current_show(struct mddev *mddev, char *page)
 
 	if (!conf)
 		return -ENODEV;
-	return sysfs_emit(page, "%d\n", READ_ONCE(conf->total));
+	return sysfs_emit(page, "%d\n", atomic_read(&conf->total));
 }
 
 static ssize_t stripe_cache_memory_kb_show(struct mddev *mddev, char *page)
@@ -2162,7 +2342,7 @@ static ssize_t stripe_cache_memory_kb_show(struct mddev *mddev, char *page)
 	if (!conf)
 		return -ENODEV;
 	return sysfs_emit(page, "%llu\n",
-			  (u64)READ_ONCE(conf->total) * conf->stripe_bytes >> 10);
+			  (u64)atomic_read(&conf->total) * conf->stripe_bytes >> 10);
 }
 
 static ssize_t stripe_cache_active_show(struct mddev *mddev, char *page)
@@ -2173,7 +2353,7 @@ static ssize_t stripe_cache_active_show(struct mddev *mddev, char *page)
 	spin_lock_irq(&mddev->lock);
 	conf = mddev->pers ? mddev->private : NULL;
 	if (conf)
-		active = READ_ONCE(conf->active);
+		active = r5_active(conf);
 	spin_unlock_irq(&mddev->lock);
 	if (!conf)
 		return -ENODEV;
@@ -2225,32 +2405,57 @@ static const struct attribute_group r5_attr_group = {
 	.attrs = r5_attrs,
 };
 
-/* md/stats/ counters of raid456, merged into the core's stats group */
-#define R5_STAT(field)							\
-static ssize_t r5_stat_##field##_show(struct mddev *mddev, char *page)	\
+/* Sum of the u64 at @off of every cache shard. */
+static u64 r5_shard_sum(struct r5conf *conf, size_t off)
+{
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < R5_SHARDS; i++)
+		sum += READ_ONCE(*(u64 *)((char *)&conf->shards[i] + off));
+	return sum;
+}
+
+/* Sum of the u64 at @off of every worker. */
+static u64 r5_worker_sum(struct r5conf *conf, size_t off)
+{
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < conf->nr_workers; i++)
+		sum += READ_ONCE(*(u64 *)((char *)&conf->workers[i] + off));
+	return sum;
+}
+
+/*
+ * md/stats/ counters of raid456, merged into the core's stats group: the
+ * cache's summed over its shards, the writes' over the workers.
+ */
+#define R5_STAT(stat, sum, type, field)					\
+static ssize_t r5_stat_##stat##_show(struct mddev *mddev, char *page)	\
 {									\
 	struct r5conf *conf = r5_sysfs_conf(mddev);			\
 									\
 	if (!conf)							\
 		return -ENODEV;						\
 	return sysfs_emit(page, "%llu\n",				\
-			  READ_ONCE(conf->stats.field));		\
+			  sum(conf, offsetof(type, field)));		\
 }									\
-static struct md_sysfs_entry r5_stat_##field = {			\
-	.attr = { .name = "stripe_" #field, .mode = 0444 },		\
-	.show = r5_stat_##field##_show,					\
+static struct md_sysfs_entry r5_stat_##stat = {				\
+	.attr = { .name = "stripe_" #stat, .mode = 0444 },		\
+	.show = r5_stat_##stat##_show,					\
 	.unlocked = true,						\
 }
 
-R5_STAT(cache_hits);
-R5_STAT(cache_misses);
-R5_STAT(cache_waits);
-R5_STAT(cache_grown);
-R5_STAT(cache_shrunk);
-R5_STAT(writes_full);
-R5_STAT(writes_rmw);
-R5_STAT(writes_rcw);
-R5_STAT(write_reads);
+R5_STAT(cache_hits, r5_shard_sum, struct r5shard, hits);
+R5_STAT(cache_misses, r5_shard_sum, struct r5shard, misses);
+R5_STAT(cache_waits, r5_shard_sum, struct r5shard, waits);
+R5_STAT(cache_grown, r5_shard_sum, struct r5shard, grown);
+R5_STAT(cache_shrunk, r5_shard_sum, struct r5shard, shrunk);
+R5_STAT(writes_full, r5_worker_sum, struct r5worker, writes_full);
+R5_STAT(writes_rmw, r5_worker_sum, struct r5worker, writes_rmw);
+R5_STAT(writes_rcw, r5_worker_sum, struct r5worker, writes_rcw);
+R5_STAT(write_reads, r5_worker_sum, struct r5worker, write_reads);
 
 static struct attribute *r5_stats_attrs[] = {
 	&r5_stat_cache_hits.attr,
@@ -2435,12 +2640,59 @@ static sector_t raid5_size(struct mddev *mddev, sector_t sectors,
 static void r5_free_stripes(struct r5conf *conf)
 {
 	struct r5stripe *sh, *tmp;
+	int i;
 
-	/* quiesced and stopped: every stripe is inactive */
-	list_for_each_entry_safe(sh, tmp, &conf->inactive, lru) {
-		list_del(&sh->lru);
-		r5_stripe_free(conf, sh);
+	/* quiesced and stopped: every stripe is unused */
+	for (i = 0; i < R5_SHARDS; i++)
+		list_for_each_entry_safe(sh, tmp, &conf->shards[i].inactive,
+					 lru) {
+			list_del(&sh->lru);
+			r5_stripe_free(conf, sh);
+		}
+}
+
+static void r5_free_workers(struct r5conf *conf)
+{
+	int i;
+
+	for (i = 0; i < conf->nr_workers; i++) {
+		struct r5worker *w = &conf->workers[i];
+
+		if (w->scratch[1])
+			__free_page(w->scratch[1]);
+		if (w->scratch[0])
+			__free_page(w->scratch[0]);
+		kfree(w->ptrs);
 	}
+	kfree(conf->workers);
+}
+
+/* One worker per online CPU (at most R5_MAX_WORKERS), idle. */
+static int r5_alloc_workers(struct r5conf *conf)
+{
+	int i, width = r5g_syndrome_width(&conf->geo);
+
+	conf->nr_workers = clamp_t(int, num_online_cpus(), 1, R5_MAX_WORKERS);
+	conf->workers = kcalloc(conf->nr_workers, sizeof(*conf->workers),
+				GFP_KERNEL);
+	if (!conf->workers)
+		return -ENOMEM;
+	for (i = 0; i < conf->nr_workers; i++) {
+		struct r5worker *w = &conf->workers[i];
+
+		w->conf = conf;
+		INIT_WORK(&w->work, raid5_work);
+		spin_lock_init(&w->lock);
+		INIT_LIST_HEAD(&w->handle);
+		w->ptrs = kcalloc(width, sizeof(*w->ptrs), GFP_KERNEL);
+		w->scratch[0] = alloc_page(GFP_KERNEL);
+		w->scratch[1] = alloc_page(GFP_KERNEL);
+		if (!w->ptrs || !w->scratch[0] || !w->scratch[1]) {
+			r5_free_workers(conf);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 static void raid5_free_conf(struct r5conf *conf)
@@ -2451,9 +2703,7 @@ static void raid5_free_conf(struct r5conf *conf)
 	bioset_exit(&conf->bs);
 	mempool_exit(&conf->piece_pool);
 	mempool_exit(&conf->req_pool);
-	__free_page(conf->scratch[1]);
-	__free_page(conf->scratch[0]);
-	kfree(conf->ptrs);
+	r5_free_workers(conf);
 	kfree(conf->hash);
 	kfree(conf->disks);
 	kfree(conf);
@@ -2540,7 +2790,7 @@ static int raid5_run(struct mddev *mddev)
 	unsigned long flags;
 	const char *why;
 	struct r5geom geo;
-	int ret;
+	int i, ret;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (r5g_init(&geo, mddev->level, mddev->layout, mddev->raid_disks,
@@ -2582,11 +2832,13 @@ static int raid5_run(struct mddev *mddev)
 	spin_lock_irq(&conf->lock);
 	r5_set_limit(conf);
 	spin_unlock_irq(&conf->lock);
-	INIT_LIST_HEAD(&conf->inactive);
-	INIT_LIST_HEAD(&conf->handle);
+	for (i = 0; i < R5_SHARDS; i++) {
+		spin_lock_init(&conf->shards[i].lock);
+		INIT_LIST_HEAD(&conf->shards[i].inactive);
+	}
+	atomic_set(&conf->total, 0);
 	INIT_LIST_HEAD(&conf->retry);
 	atomic_set(&conf->nr_reqs, 0);
-	INIT_WORK(&conf->work, raid5_work);
 	bio_list_init(&conf->flushes);
 	INIT_WORK(&conf->flush_work, r5_flush_work);
 	INIT_LIST_HEAD(&conf->bm_held);
@@ -2601,20 +2853,13 @@ static int raid5_run(struct mddev *mddev)
 	conf->hash = kcalloc(R5_HASH_SIZE, sizeof(*conf->hash), GFP_KERNEL);
 	if (!conf->hash)
 		goto free_disks;
-	conf->ptrs = kcalloc(r5g_syndrome_width(&conf->geo),
-			     sizeof(*conf->ptrs), GFP_KERNEL);
-	if (!conf->ptrs)
+	ret = r5_alloc_workers(conf);
+	if (ret)
 		goto free_hash;
-	conf->scratch[0] = alloc_page(GFP_KERNEL);
-	if (!conf->scratch[0])
-		goto free_ptrs;
-	conf->scratch[1] = alloc_page(GFP_KERNEL);
-	if (!conf->scratch[1])
-		goto free_scratch0;
 	ret = mempool_init_kmalloc_pool(&conf->req_pool, R5_POOL_MIN,
 					sizeof(struct r5req));
 	if (ret)
-		goto free_scratch1;
+		goto free_workers;
 	ret = mempool_init_kmalloc_pool(&conf->piece_pool, R5_POOL_MIN * 4,
 					sizeof(struct r5piece));
 	if (ret)
@@ -2624,8 +2869,13 @@ static int raid5_run(struct mddev *mddev)
 	if (ret)
 		goto exit_piece_pool;
 	ret = -ENOMEM;
-	conf->wq = alloc_ordered_workqueue("%s_raid5", WQ_MEM_RECLAIM,
-					   mdname(mddev));
+	/*
+	 * Unbound: the scheduler spreads the workers over the CPUs.  A
+	 * worker never sleeps on another, so the rescuer alone (memory
+	 * pressure) still makes progress, one worker after another.
+	 */
+	conf->wq = alloc_workqueue("%s_raid5", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				   conf->nr_workers, mdname(mddev));
 	if (!conf->wq)
 		goto exit_bs;
 	/* flush_work waits for member flushes, never on the worker */
@@ -2678,12 +2928,8 @@ exit_piece_pool:
 	mempool_exit(&conf->piece_pool);
 exit_req_pool:
 	mempool_exit(&conf->req_pool);
-free_scratch1:
-	__free_page(conf->scratch[1]);
-free_scratch0:
-	__free_page(conf->scratch[0]);
-free_ptrs:
-	kfree(conf->ptrs);
+free_workers:
+	r5_free_workers(conf);
 free_hash:
 	kfree(conf->hash);
 free_disks:

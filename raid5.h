@@ -3,24 +3,31 @@
  * Private state of the RAID4/5/6 personality (raid456.ko).
  *
  * Locking summary (details beside each field; raid5.c "Locking"):
- *   conf->lock      irq-safe spinlock: the stripe cache (hash, inactive
- *                   LRU, counts, limit), the handle list, the retry list,
- *                   the queued flushes, the stripes waiting for bitmap
- *                   bits and every r5stripe.count/.lru.
+ *   shard->lock     irq-safe spinlock, one per cache shard (a fixed set
+ *                   of hash buckets): the buckets, the shard's unused-
+ *                   stripe LRU and counters, and r5stripe.count/.lru/
+ *                   .sector/.worker of every stripe hashed in it.  A
+ *                   lookup takes only its row's shard lock.
+ *   worker->lock    irq-safe spinlock: that worker's handle list.
+ *   conf->lock      irq-safe spinlock: the retry list, the queued
+ *                   flushes, the stripes waiting for bitmap bits and the
+ *                   stores to min, limit and budget_kb.
  *   sh->lock        irq-safe spinlock: the pieces a stripe has not taken
  *                   yet (r5dev.toread/towrite), its pending sync request,
- *                   its reread mask and the R5S_HANDLING bit.  Never nested with
- *                   conf->lock.
+ *                   its reread mask and the R5S_HANDLING bit.
  *   ownership       a stripe with R5S_HANDLING set belongs to the state
- *                   machine: only the worker (conf->wq, one work item at
- *                   a time) runs its transitions, and member IO
+ *                   machine of its row's worker (r5stripe.worker): only
+ *                   that worker (a work item, never running twice at
+ *                   once) runs its transitions, and member IO
  *                   completions only count down io_pending and hand it
- *                   back to the worker.  Everything marked "owner" below
- *                   is read and written by the owner alone.
+ *                   back.  Everything marked "owner" below is read and
+ *                   written by the owner alone.
  *   mddev->lock     RD_IN_SYNC/RD_FAULTY transitions and mddev->degraded.
  *   reconfig_mutex  stores to disks[].rdev (run, hot_add, hot_remove).
  *   RCU             IO-path loads of disks[].rdev; rdev->nr_pending pins
  *                   a member while IO to it is in flight.
+ * No two of the spinlocks above nest, except that stealing an unused
+ * stripe from another shard and the quiesce gate take one lock at a time.
  */
 #ifndef _MD_RAID5_H
 #define _MD_RAID5_H
@@ -50,6 +57,16 @@
  */
 #define R5_HASH_BITS		10
 #define R5_HASH_SIZE		BIT(R5_HASH_BITS)
+
+/*
+ * Shards of the cache: bucket b belongs to shard b % R5_SHARDS, which
+ * locks it, so lookups of different rows rarely meet on a lock.
+ */
+#define R5_SHARD_BITS		4
+#define R5_SHARDS		BIT(R5_SHARD_BITS)
+
+/* Stripe workers: one per online CPU, at most this many. */
+#define R5_MAX_WORKERS		16
 
 /* Stripes one sync_request() call covers (64 KiB of every member). */
 #define R5_SYNC_STRIPES		16
@@ -152,12 +169,18 @@ struct r5sync {
 };
 
 struct r5stripe {
-	struct hlist_node hash;		/* conf->hash; conf->lock */
-	/* conf->inactive (count 0), ->handle or ->bm_held; conf->lock */
+	struct hlist_node hash;		/* conf->hash; shard lock */
+	/*
+	 * shard->inactive (count 0, shard lock), a worker's handle list
+	 * (its lock), conf->bm_held (conf->lock) or a plug's list (the
+	 * plugged task)
+	 */
 	struct list_head lru;
 	struct r5conf *conf;
-	sector_t sector;		/* member sector; conf->lock */
-	int count;			/* references; conf->lock */
+	/* member sector; set under the shard lock, stable while counted */
+	sector_t sector;
+	int count;			/* references; shard lock */
+	int worker;			/* its worker's index; as ->sector */
 	spinlock_t lock;		/* see the locking summary */
 	unsigned long flags;		/* enum r5stripe_flag */
 	struct r5sync *sync;		/* requested, not started; sh->lock */
@@ -180,21 +203,43 @@ struct r5stripe {
 };
 
 /*
- * md/stats/ of raid456 (Documentation/ABI).  cache_*: conf->lock;
- * writes_* and write_reads: the worker (owner of every stripe).  Stored
- * with WRITE_ONCE, read by sysfs with READ_ONCE.
+ * One shard of the stripe cache (see R5_SHARDS).  The counters are
+ * stored under ->lock with WRITE_ONCE and summed by sysfs with
+ * READ_ONCE (md/stats/stripe_cache_*, Documentation/ABI).
  */
-struct r5stats {
-	u64 cache_hits;		/* lookups that found the row cached */
-	u64 cache_misses;	/* lookups that had to take a stripe */
-	u64 cache_waits;	/* lookups that slept for a free stripe */
-	u64 cache_grown;	/* stripes allocated */
-	u64 cache_shrunk;	/* stripes freed */
+struct r5shard {
+	spinlock_t lock;		/* see the locking summary */
+	struct list_head inactive;	/* count == 0, LRU order */
+	int active;			/* stripes with count > 0 */
+	u64 hits;			/* lookups that found the row cached */
+	u64 misses;			/* lookups that had to take a stripe */
+	u64 waits;			/* lookups that slept for a free stripe */
+	u64 grown;			/* stripes allocated */
+	u64 shrunk;			/* stripes freed */
+} ____cacheline_aligned_in_smp;
+
+/*
+ * A stripe worker: runs the state machine of the rows assigned to it
+ * (r5stripe.worker).  Worker 0 also retries failed direct reads and
+ * releases stripes whose bitmap bits reached the disk.
+ */
+struct r5worker {
+	struct r5conf *conf;
+	struct work_struct work;
+	spinlock_t lock;		/* see the locking summary */
+	struct list_head handle;	/* owned stripes to run; ->lock */
+	/* the worker alone: compare pages and the syndrome pointers */
+	struct page *scratch[2];
+	void **ptrs;
+	/*
+	 * md/stats/stripe_writes_* and stripe_write_reads: written by the
+	 * worker alone with WRITE_ONCE, summed by sysfs with READ_ONCE
+	 */
 	u64 writes_full;	/* write operations that read nothing */
 	u64 writes_rmw;		/* ... that read old data and parity */
 	u64 writes_rcw;		/* ... that read the rest of the row */
 	u64 write_reads;	/* member reads of write operations */
-};
+} ____cacheline_aligned_in_smp;
 
 struct r5disk {
 	struct md_rdev __rcu *rdev;	/* see the locking summary */
@@ -206,13 +251,11 @@ struct r5conf {
 	int raid_disks;
 	struct r5disk *disks;		/* raid_disks entries */
 
+	struct hlist_head *hash;	/* R5_HASH_SIZE buckets; shards */
+	struct r5shard shards[R5_SHARDS];
+	atomic_t total;			/* stripes allocated */
 	spinlock_t lock;		/* see the locking summary */
-	struct hlist_head *hash;	/* R5_HASH_SIZE buckets */
-	struct list_head inactive;	/* count == 0, LRU order */
-	struct list_head handle;	/* stripes for the worker */
 	struct list_head retry;		/* failed direct reads (r5clone) */
-	int total;			/* stripes allocated */
-	int active;			/* stripes with count > 0 */
 	/* stripe_cache_size: kept even when idle; WRITE_ONCE */
 	int min;
 	/* most stripes: the budget's worth, at least min; WRITE_ONCE */
@@ -220,7 +263,6 @@ struct r5conf {
 	/* stripe_cache_budget_kb; WRITE_ONCE */
 	unsigned long budget_kb;
 	unsigned int stripe_bytes;	/* memory of one stripe; fixed */
-	struct r5stats stats;
 	struct shrinker shrinker;	/* gives back stripes above min */
 	/* frees half the idle stripes above min if none was looked up */
 	struct delayed_work trim_work;
@@ -233,8 +275,9 @@ struct r5conf {
 	/* quiesce(1): admit nothing new; WRITE_ONCE under lock */
 	bool quiesced;
 
-	struct workqueue_struct *wq;	/* ordered: the only owner */
-	struct work_struct work;
+	struct workqueue_struct *wq;	/* unbound; runs the workers */
+	struct r5worker *workers;
+	int nr_workers;			/* fixed at run */
 	/* PREFLUSH bios waiting for flush_work; conf->lock */
 	struct bio_list flushes;
 	struct workqueue_struct *flush_wq;
@@ -243,9 +286,6 @@ struct r5conf {
 	struct list_head bm_held;
 	/* on the bitmap's flush_wait while stripes are held (r5_bitmap_wake) */
 	struct wait_queue_entry bm_wake;
-	/* worker only: compare pages and the syndrome pointer array */
-	struct page *scratch[2];
-	void **ptrs;
 
 	mempool_t req_pool;
 	mempool_t piece_pool;
