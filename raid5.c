@@ -17,7 +17,7 @@
  * operation; member completions just hand the stripe back.
  *
  * Why it scales.  Each row belongs to one of a few workers (one per CPU,
- * by page index), work items of an unbound workqueue that run on
+ * by runs of 16 pages), work items of an unbound workqueue that run on
  * different CPUs at once; a work item never runs twice at once, so a
  * row's operations still run one at a time.  Workers share only the
  * cache, which is split into shards by hash bucket: a lookup takes its
@@ -312,9 +312,9 @@ static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 	lockdep_assert_held(&r5_shard(conf, sector)->lock);
 	hlist_del_init(&sh->hash);
 	sh->sector = sector;
-	/* consecutive pages go to different workers */
-	sh->worker = (u32)(sector >> (PAGE_SHIFT - SECTOR_SHIFT)) %
-		     conf->nr_workers;
+	/* runs of consecutive pages go to different workers */
+	sh->worker = (u32)(sector >> (PAGE_SHIFT - SECTOR_SHIFT)) /
+		     R5_WORKER_ROWS % conf->nr_workers;
 	sh->state = R5_IDLE;
 	sh->op = R5_OP_NONE;
 	r5g_row(&conf->geo, row, &sh->row);

@@ -67,6 +67,12 @@
 
 /* Stripe workers: one per online CPU, at most this many. */
 #define R5_MAX_WORKERS		16
+/*
+ * Rows go to workers in runs of this many consecutive pages (64 KiB of
+ * each member), so each worker's plug still merges a sequential stream
+ * into large member bios.
+ */
+#define R5_WORKER_ROWS		16
 
 /* Stripes one sync_request() call covers (64 KiB of every member). */
 #define R5_SYNC_STRIPES		16
