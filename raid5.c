@@ -256,9 +256,14 @@ static u32 r5_hash(sector_t sector)
 	return hash_64(sector >> (PAGE_SHIFT - SECTOR_SHIFT), R5_HASH_BITS);
 }
 
+static struct r5shard *r5_shard_of(struct r5conf *conf, u32 hash)
+{
+	return &conf->shards[hash & (R5_SHARDS - 1)];
+}
+
 static struct r5shard *r5_shard(struct r5conf *conf, sector_t sector)
 {
-	return &conf->shards[r5_hash(sector) & (R5_SHARDS - 1)];
+	return r5_shard_of(conf, r5_hash(sector));
 }
 
 static void r5_stripe_free(struct r5conf *conf, struct r5stripe *sh)
@@ -307,9 +312,10 @@ static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 			   sector_t sector)
 {
 	u64 row = div_u64(sector, conf->geo.chunk_sectors);
+	u32 hash = r5_hash(sector);
 	int i;
 
-	lockdep_assert_held(&r5_shard(conf, sector)->lock);
+	lockdep_assert_held(&r5_shard_of(conf, hash)->lock);
 	hlist_del_init(&sh->hash);
 	sh->sector = sector;
 	/* runs of consecutive pages go to different workers */
@@ -326,15 +332,16 @@ static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 		dev->slot = dev->role >= 0 ?
 			    r5g_syndrome_slot(&conf->geo, &sh->row, i) : -1;
 	}
-	hlist_add_head(&sh->hash, &conf->hash[r5_hash(sector)]);
+	hlist_add_head(&sh->hash, &conf->hash[hash]);
 }
 
 static struct r5stripe *r5_lookup(struct r5conf *conf, sector_t sector)
 {
+	u32 hash = r5_hash(sector);
 	struct r5stripe *sh;
 
-	lockdep_assert_held(&r5_shard(conf, sector)->lock);
-	hlist_for_each_entry(sh, &conf->hash[r5_hash(sector)], hash)
+	lockdep_assert_held(&r5_shard_of(conf, hash)->lock);
+	hlist_for_each_entry(sh, &conf->hash[hash], hash)
 		if (sh->sector == sector)
 			return sh;
 	return NULL;
@@ -420,6 +427,7 @@ static struct r5stripe *r5_grow_unlocked(struct r5conf *conf,
  */
 static struct r5stripe *r5_steal_unlocked(struct r5conf *conf,
 					  struct r5shard *sd)
+	__must_hold(&sd->lock)
 {
 	struct r5stripe *sh = NULL;
 	int k, me = sd - conf->shards;
@@ -632,16 +640,22 @@ static int r5_active(struct r5conf *conf)
 	return n;
 }
 
-/* Lookups so far (md/stats/stripe_cache_hits + _misses). */
-static u64 r5_lookups(struct r5conf *conf)
+/* Sum of the u64 at @off of every cache shard. */
+static u64 r5_shard_sum(struct r5conf *conf, size_t off)
 {
-	u64 n = 0;
+	u64 sum = 0;
 	int i;
 
 	for (i = 0; i < R5_SHARDS; i++)
-		n += READ_ONCE(conf->shards[i].hits) +
-		     READ_ONCE(conf->shards[i].misses);
-	return n;
+		sum += READ_ONCE(*(u64 *)((char *)&conf->shards[i] + off));
+	return sum;
+}
+
+/* Lookups so far (md/stats/stripe_cache_hits + _misses). */
+static u64 r5_lookups(struct r5conf *conf)
+{
+	return r5_shard_sum(conf, offsetof(struct r5shard, hits)) +
+	       r5_shard_sum(conf, offsetof(struct r5shard, misses));
 }
 
 /* Unused stripes above the minimum: what may be given back. */
@@ -867,15 +881,15 @@ static void r5_xor_others(struct r5conf *conf, struct r5stripe *sh,
  */
 static int r5_syndrome_data(struct r5conf *conf, struct r5stripe *sh)
 {
+	void **ptrs = r5_ptrs(conf, sh);
 	int width = r5g_syndrome_width(&conf->geo), i;
 
 	if (conf->geo.ddf)
 		for (i = 0; i < width - 2; i++)
-			r5_ptrs(conf, sh)[i] = page_address(ZERO_PAGE(0));
+			ptrs[i] = page_address(ZERO_PAGE(0));
 	for (i = 0; i < conf->raid_disks; i++)
 		if (sh->dev[i].role >= 0)
-			r5_ptrs(conf, sh)[sh->dev[i].slot] =
-				page_address(sh->dev[i].page);
+			ptrs[sh->dev[i].slot] = page_address(sh->dev[i].page);
 	return width;
 }
 
@@ -883,11 +897,12 @@ static int r5_syndrome_data(struct r5conf *conf, struct r5stripe *sh)
 static void r5_gen_pq(struct r5conf *conf, struct r5stripe *sh, void *p,
 		      void *q)
 {
+	void **ptrs = r5_ptrs(conf, sh);
 	int width = r5_syndrome_data(conf, sh);
 
-	r5_ptrs(conf, sh)[width - 2] = p;
-	r5_ptrs(conf, sh)[width - 1] = q;
-	raid6_call.gen_syndrome(width, PAGE_SIZE, r5_ptrs(conf, sh));
+	ptrs[width - 2] = p;
+	ptrs[width - 1] = q;
+	raid6_call.gen_syndrome(width, PAGE_SIZE, ptrs);
 }
 
 /* Parity of the data pages into P (and Q) of @sh. */
@@ -905,10 +920,11 @@ static void r5_compute_parity(struct r5conf *conf, struct r5stripe *sh)
 /* RAID6 pointer array in syndrome order, P and Q last; its width. */
 static int r5_syndrome_ptrs(struct r5conf *conf, struct r5stripe *sh)
 {
+	void **ptrs = r5_ptrs(conf, sh);
 	int width = r5_syndrome_data(conf, sh);
 
-	r5_ptrs(conf, sh)[width - 2] = page_address(sh->dev[sh->row.pd].page);
-	r5_ptrs(conf, sh)[width - 1] = page_address(sh->dev[sh->row.qd].page);
+	ptrs[width - 2] = page_address(sh->dev[sh->row.pd].page);
+	ptrs[width - 1] = page_address(sh->dev[sh->row.qd].page);
 	return width;
 }
 
@@ -1340,6 +1356,7 @@ static void r5_want_rewrites(struct r5conf *conf, struct r5stripe *sh)
 static void r5_compute_write(struct r5conf *conf, struct r5stripe *sh)
 {
 	struct r5dev *p = &sh->dev[sh->row.pd];
+	void **ptrs = r5_ptrs(conf, sh);
 	struct r5piece *pc;
 	int i, n = 0;
 
@@ -1347,8 +1364,8 @@ static void r5_compute_write(struct r5conf *conf, struct r5stripe *sh)
 		/* take the old data out of P ... */
 		for (i = 0; i < conf->raid_disks; i++)
 			if (!list_empty(&sh->dev[i].writing))
-				r5_ptrs(conf, sh)[n++] = page_address(sh->dev[i].page);
-		r5_xor(page_address(p->page), r5_ptrs(conf, sh), n);
+				ptrs[n++] = page_address(sh->dev[i].page);
+		r5_xor(page_address(p->page), ptrs, n);
 	} else {
 		/* a page of the row that cannot be read: rebuild it first */
 		for (i = 0; i < conf->raid_disks; i++)
@@ -1370,7 +1387,7 @@ static void r5_compute_write(struct r5conf *conf, struct r5stripe *sh)
 		set_bit(R5D_WRITE, &dev->flags);
 	}
 	if (sh->rmw)	/* ... and put the new data in */
-		r5_xor(page_address(p->page), r5_ptrs(conf, sh), n);
+		r5_xor(page_address(p->page), ptrs, n);
 	else
 		r5_compute_parity(conf, sh);
 	set_bit(R5D_UPTODATE, &p->flags);
@@ -2404,17 +2421,6 @@ static struct attribute *r5_attrs[] = {
 static const struct attribute_group r5_attr_group = {
 	.attrs = r5_attrs,
 };
-
-/* Sum of the u64 at @off of every cache shard. */
-static u64 r5_shard_sum(struct r5conf *conf, size_t off)
-{
-	u64 sum = 0;
-	int i;
-
-	for (i = 0; i < R5_SHARDS; i++)
-		sum += READ_ONCE(*(u64 *)((char *)&conf->shards[i] + off));
-	return sum;
-}
 
 /* Sum of the u64 at @off of every worker. */
 static u64 r5_worker_sum(struct r5conf *conf, size_t off)
