@@ -26,8 +26,8 @@
  *   reconfig_mutex  stores to disks[].rdev (run, hot_add, hot_remove).
  *   RCU             IO-path loads of disks[].rdev; rdev->nr_pending pins
  *                   a member while IO to it is in flight.
- * No two of the spinlocks above nest, except that stealing an unused
- * stripe from another shard and the quiesce gate take one lock at a time.
+ * No two of the spinlocks above nest: stealing an unused stripe from
+ * another shard drops the row's shard lock before it takes the other.
  */
 #ifndef _MD_RAID5_H
 #define _MD_RAID5_H
