@@ -163,6 +163,14 @@ def bench_rows(runs):
         if j.get("params", {}).get("bitmap", "none") != "none":
             group += " + bitmap"
         cmd = f"tests/vm/bench {job}"
+        # the run's own settings where they differ from the defaults
+        p = j.get("params", {})
+        env = [f"{var}={p[key]}" for key, var, default in
+               (("raw_runs", "BENCH_RAW_RUNS", "2"), ("runtime", "BENCH_RUNTIME", "job"),
+                ("warmup", "BENCH_WARMUP", "5"), ("runs", "BENCH_RUNS", "4"))
+               if key in p and p[key] != default]
+        if env:
+            cmd = " ".join(env) + " " + cmd
         if icount:
             group += " (instruction count)"
             opts = s.get("accel", "").split(", ")[-1]
