@@ -41,6 +41,11 @@
  *                are not on disk yet        BITMAP_WAIT (conf->bm_held)
  *   BITMAP_WAIT  the bitmap round wrote     r5_unhold_all() -> IDLE
  *                them (r5_bitmap_wake)
+ *   IDLE         writes of a stream's tail  r5_row_wait() -> ROW_WAIT
+ *                that would read            (conf->row_wait)
+ *   ROW_WAIT     more work, every write     r5_row_wake() -> IDLE
+ *                waits, cache full, or
+ *                R5_ROW_WAIT_MS passed
  *   (plan)       reads needed               r5_issue_reads() -> READ_WAIT
  *   (plan)       nothing to read            r5_compute() + r5_issue_writes()
  *   (plan)       too many members missing   r5_fail_op() -> (end)
@@ -70,6 +75,17 @@
  * else reconstruct-write; RAID6 always reconstruct-writes.  A write that
  * covers the whole row reads nothing.  Parity uses the kernel's xor and
  * raid6_pq libraries only.
+ *
+ * Whole rows from a stream.  A request of a chunk or more that starts
+ * where a recent write ended (a sequential stream) and ends inside a
+ * row leaves that row's stripes partly written; the stream's next
+ * request fills the rest.  Handled at once they would read what it is
+ * about to write, so they wait (ROW_WAIT) until more work reaches them.
+ * The wait is bounded without a guess at the stream's pace: it ends as
+ * soon as every write in flight is held by a waiting stripe (then no
+ * completion can bring the next request: queue depth 1, the stream's
+ * end, a quiesce), when a submitter needs a free stripe, and after
+ * R5_ROW_WAIT_MS at most.  A piece makes its stripe wait once.
  *
  * Locking: see raid5.h; no lock nests in another, and the only sleeping
  * waits are in make_request, the flush worker and the sync thread (for
@@ -212,11 +228,17 @@ static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio)
 	req->bm_len = 0;
 	req->bm_need = 0;
 	req->bm_since = 0;
+	req->tail_from = MD_MAX_SECTOR;
+	atomic_set(&req->row_waits, 0);
+	if (req->write)
+		atomic_inc(&conf->writes);
 	req->start = md_io_start(conf->mddev, bio);
 	return req;
 }
 
 /* Drop one reference; the last ends the array bio.  Any context. */
+static void r5_writes_left(struct r5conf *conf);
+
 static void r5_req_put(struct r5req *req)
 {
 	struct r5conf *conf = req->conf;
@@ -238,8 +260,10 @@ static void r5_req_put(struct r5req *req)
 	md_io_end(mddev, master, req->start);
 	mempool_free(req, &conf->req_pool);
 	bio_endio(master);
-	if (write)
+	if (write) {
 		md_write_end(mddev);
+		r5_writes_left(conf);
+	}
 	r5_leave(conf);
 }
 
@@ -452,6 +476,8 @@ static struct r5stripe *r5_steal_unlocked(struct r5conf *conf,
 	return sh;
 }
 
+static void r5_row_wake_all(struct r5conf *conf, bool expired);
+
 /* Some shard has an unused stripe, or the cache may grow (!@tried). */
 static bool r5_may_get(struct r5conf *conf, bool tried)
 {
@@ -521,6 +547,13 @@ static struct r5stripe *r5_get_stripe(struct r5conf *conf, sector_t sector,
 			continue;
 		if (noblock)
 			break;
+		/* stripes waiting for their rows give way to a new request */
+		if (!list_empty_careful(&conf->row_wait)) {
+			spin_unlock_irq(&sd->lock);
+			r5_row_wake_all(conf, false);
+			spin_lock_irq(&sd->lock);
+			continue;
+		}
 		if (!waited) {
 			waited = true;
 			r5_count(&sd->waits);
@@ -808,20 +841,124 @@ static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh,
 		r5_queue(sh);
 }
 
+/* ---- whole rows from a stream ---------------------------------------- */
+
+/*
+ * Send on a stripe whose R5S_ROW_WAIT the caller cleared: off
+ * conf->row_wait (the stripe may not be on it yet: r5_row_wait() adds it
+ * only while the bit is set) and to its worker, or to the plug.
+ */
+static void r5_row_wake(struct r5conf *conf, struct r5stripe *sh,
+			bool may_plug)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->lock, flags);
+	list_del_init(&sh->lru);
+	spin_unlock_irqrestore(&conf->lock, flags);
+	if (!may_plug || !r5_plug_add(conf, sh))
+		r5_queue(sh);
+}
+
+/*
+ * Send on every waiting stripe (@expired: only those that waited
+ * R5_ROW_WAIT_MS).  Any context.
+ */
+static void r5_row_wake_all(struct r5conf *conf, bool expired)
+{
+	unsigned long flags, now = jiffies;
+	unsigned long wait = msecs_to_jiffies(R5_ROW_WAIT_MS);
+	struct r5stripe *sh, *tmp;
+	unsigned int n = 0;
+	LIST_HEAD(ready);
+
+	spin_lock_irqsave(&conf->lock, flags);
+	list_for_each_entry_safe(sh, tmp, &conf->row_wait, lru) {
+		if (expired && time_before(now, sh->wait_since + wait))
+			continue;
+		/* else an attach cleared it and takes it off the list */
+		if (test_and_clear_bit(R5S_ROW_WAIT, &sh->flags)) {
+			list_move_tail(&sh->lru, &ready);
+			n++;
+		}
+	}
+	spin_unlock_irqrestore(&conf->lock, flags);
+	r5_queue_list(conf, &ready);
+	if (n)
+		atomic64_add(n, &conf->row_wait_unfilled);
+}
+
+/*
+ * Every write in flight waits for a stripe to get the rest of its row:
+ * no completion can bring the next request of any stream, so waiting
+ * longer gains nothing (a stream at queue depth 1, its end, a quiesce).
+ */
+static void r5_row_wait_check(struct r5conf *conf, int writes)
+{
+	int waiting = atomic_read(&conf->waiting_reqs);
+
+	if (waiting && waiting >= writes)
+		r5_row_wake_all(conf, false);
+}
+
+/* A write request ended (r5_req_put()).  Any context. */
+static void r5_writes_left(struct r5conf *conf)
+{
+	/* full barrier (atomic_dec_return): pairs with r5_row_wait()'s */
+	r5_row_wait_check(conf, atomic_dec_return(&conf->writes));
+}
+
+static void r5_row_wait_work(struct work_struct *work)
+{
+	struct r5conf *conf = container_of(to_delayed_work(work),
+					   struct r5conf, row_wait_work);
+
+	r5_row_wake_all(conf, true);
+	if (!list_empty_careful(&conf->row_wait))
+		queue_delayed_work(system_power_efficient_wq,
+				   &conf->row_wait_work,
+				   msecs_to_jiffies(R5_ROW_WAIT_MS));
+}
+
+/*
+ * Work was added to @sh under sh->lock: claim it for the state machine
+ * (R5W_CLAIMED), or take back a stripe that waited for its row
+ * (R5W_WOKE).  r5_work_added_done() after dropping the lock acts on it.
+ */
+enum { R5W_NONE, R5W_CLAIMED, R5W_WOKE };
+
+static int r5_work_added(struct r5stripe *sh)
+{
+	lockdep_assert_held(&sh->lock);
+	if (r5_claim(sh))
+		return R5W_CLAIMED;
+	if (test_and_clear_bit(R5S_ROW_WAIT, &sh->flags))
+		return R5W_WOKE;
+	return R5W_NONE;
+}
+
+static void r5_work_added_done(struct r5conf *conf, struct r5stripe *sh,
+			       int how, bool may_plug)
+{
+	if (how == R5W_CLAIMED)
+		r5_start_handling(conf, sh, may_plug);
+	else if (how == R5W_WOKE)
+		r5_row_wake(conf, sh, may_plug);
+}
+
 /* Add @p to the stripe of @sector, member @i. */
 static void r5_attach(struct r5conf *conf, sector_t sector, int i,
 		      struct r5piece *p, bool write)
 {
 	struct r5stripe *sh = r5_get_stripe(conf, sector, false);
 	struct r5dev *dev = &sh->dev[i];
-	bool claim;
+	int how;
 
 	spin_lock_irq(&sh->lock);
 	list_add_tail(&p->node, write ? &dev->towrite : &dev->toread);
-	claim = r5_claim(sh);
+	how = r5_work_added(sh);
 	spin_unlock_irq(&sh->lock);
-	if (claim)
-		r5_start_handling(conf, sh, true);
+	r5_work_added_done(conf, sh, how, true);
 	r5_put_stripe(conf, sh);
 }
 
@@ -1052,14 +1189,14 @@ static bool r5_has_pieces(struct r5conf *conf, struct r5stripe *sh,
 	return false;
 }
 
-/* Does this operation's set of pieces cover all of @dev's page? */
-static bool r5_covered(struct r5dev *dev)
+/* Do the pieces on @list cover a whole page? */
+static bool r5_covered(struct list_head *list)
 {
 	DECLARE_BITMAP(bytes, R5_STRIPE_SECTORS);
 	struct r5piece *p;
 
 	bitmap_zero(bytes, R5_STRIPE_SECTORS);
-	list_for_each_entry(p, &dev->writing, node)
+	list_for_each_entry(p, list, node)
 		bitmap_set(bytes, p->off >> SECTOR_SHIFT,
 			   p->len >> SECTOR_SHIFT);
 	return bitmap_full(bytes, R5_STRIPE_SECTORS);
@@ -1106,12 +1243,66 @@ static void r5_bitmap_account(struct r5conf *conf, struct r5stripe *sh)
 }
 
 /*
+ * Should the pending writes wait for the rest of their row?  Only if a
+ * piece of a stream's tail (r5piece.tail) is among them and some data
+ * page is neither cached nor wholly written: the write would read.
+ */
+static bool r5_row_incomplete(struct r5conf *conf, struct r5stripe *sh)
+{
+	bool tail = false;
+	struct r5piece *p;
+	int i;
+
+	lockdep_assert_held(&sh->lock);
+	for (i = 0; i < conf->raid_disks && !tail; i++)
+		list_for_each_entry(p, &sh->dev[i].towrite, node)
+			tail |= p->tail;
+	if (!tail)
+		return false;
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (dev->role >= 0 && !test_bit(R5D_UPTODATE, &dev->flags) &&
+		    !r5_covered(&dev->towrite))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Count (@wait) or uncount the requests whose pieces a waiting stripe
+ * holds, in conf->waiting_reqs.  A piece makes a stripe wait once.
+ */
+static void r5_row_wait_count(struct r5conf *conf, struct r5stripe *sh,
+			      bool wait)
+{
+	struct r5piece *p;
+	int i;
+
+	lockdep_assert_held(&sh->lock);
+	for (i = 0; i < conf->raid_disks; i++)
+		list_for_each_entry(p, &sh->dev[i].towrite, node) {
+			if (wait) {
+				p->waited = true;
+				if (atomic_inc_return(&p->req->row_waits) == 1)
+					atomic_inc(&conf->waiting_reqs);
+			} else if (p->waited) {
+				p->waited = false;
+				p->tail = false;
+				if (atomic_dec_and_test(&p->req->row_waits))
+					atomic_dec(&conf->waiting_reqs);
+			}
+		}
+}
+
+/*
  * IDLE -> an operation: take the sync request, else the pending writes,
  * else the pending reads.  R5B_NONE if there is nothing to do,
- * R5B_HELD (sh->bm_need set) if the writes must wait for the bitmap.
+ * R5B_HELD (sh->bm_need set) if the writes must wait for the bitmap,
+ * R5B_ROW (R5S_ROW_WAIT set) if they wait for the rest of the row.
  * Owner.
  */
-enum { R5B_NONE, R5B_OP, R5B_HELD };
+enum { R5B_NONE, R5B_OP, R5B_HELD, R5B_ROW };
 
 static int r5_begin(struct r5conf *conf, struct r5stripe *sh)
 {
@@ -1120,12 +1311,20 @@ static int r5_begin(struct r5conf *conf, struct r5stripe *sh)
 	int i;
 
 	spin_lock_irq(&sh->lock);
+	/* back from R5_ROW_WAIT: those pieces had their wait */
+	r5_row_wait_count(conf, sh, false);
 	writes = r5_has_pieces(conf, sh, true);
 	if (!sh->sync && writes) {
 		sh->bm_need = r5_bitmap_need(conf, sh);
 		if (sh->bm_need) {
 			spin_unlock_irq(&sh->lock);
 			return R5B_HELD;
+		}
+		if (r5_row_incomplete(conf, sh)) {
+			r5_row_wait_count(conf, sh, true);
+			set_bit(R5S_ROW_WAIT, &sh->flags);
+			spin_unlock_irq(&sh->lock);
+			return R5B_ROW;
 		}
 	}
 	reread = sh->reread;
@@ -1163,7 +1362,7 @@ static int r5_begin(struct r5conf *conf, struct r5stripe *sh)
 			keep = 0;
 		dev->flags = keep;
 		if (sh->op == R5_OP_WRITE && !list_empty(&dev->writing) &&
-		    r5_covered(dev))
+		    r5_covered(&dev->writing))
 			__set_bit(R5D_OVERWRITE, &dev->flags);
 	}
 	return R5B_OP;
@@ -1750,6 +1949,32 @@ static void r5_bitmap_hold(struct r5conf *conf, struct r5stripe *sh)
 		queue_work(conf->wq, &conf->workers[0].work);
 }
 
+/*
+ * IDLE -> ROW_WAIT: park the stripe, owned, on conf->row_wait until a
+ * piece or a sync request arrives (r5_work_added()), every write in
+ * flight waits (r5_row_wait_check()), a submitter needs a free stripe,
+ * or R5_ROW_WAIT_MS pass (row_wait_work).  Whoever clears R5S_ROW_WAIT
+ * sends it on; it may already have, so add it only while the bit is set.
+ */
+static void r5_row_wait(struct r5conf *conf, struct r5stripe *sh)
+{
+	sh->state = R5_ROW_WAIT;
+	sh->wait_since = jiffies;
+	r5_count(&r5_worker(conf, sh)->row_waits);
+	spin_lock_irq(&conf->lock);
+	if (test_bit(R5S_ROW_WAIT, &sh->flags))
+		list_add_tail(&sh->lru, &conf->row_wait);
+	spin_unlock_irq(&conf->lock);
+	queue_delayed_work(system_power_efficient_wq, &conf->row_wait_work,
+			   msecs_to_jiffies(R5_ROW_WAIT_MS));
+	/*
+	 * Full barrier: conf->waiting_reqs (r5_begin()) before reading
+	 * conf->writes; pairs with r5_writes_left()'s atomic_dec_return().
+	 */
+	smp_mb();
+	r5_row_wait_check(conf, atomic_read(&conf->writes));
+}
+
 /* Worker 0: BITMAP_WAIT stripes whose bits are on disk go back to work. */
 static void r5_unhold_all(struct r5conf *conf)
 {
@@ -1790,12 +2015,19 @@ static void r5_handle(struct r5conf *conf, struct r5stripe *sh)
 			case R5B_HELD:
 				r5_bitmap_hold(conf, sh);
 				return;
+			case R5B_ROW:
+				r5_row_wait(conf, sh);
+				return;
 			}
 			if (r5_advance(conf, sh))
 				return;
 			break;
 		case R5_BITMAP_WAIT:
 			/* r5_unhold_all() saw the bits written */
+			sh->state = R5_IDLE;
+			break;
+		case R5_ROW_WAIT:
+			/* sent on by whoever cleared R5S_ROW_WAIT */
 			sh->state = R5_IDLE;
 			break;
 		case R5_READ_WAIT:
@@ -1843,6 +2075,8 @@ static void r5_attach_range(struct r5conf *conf, struct r5req *req,
 		p->off = in_page << SECTOR_SHIFT;
 		p->len = n << SECTOR_SHIFT;
 		p->boff = boff;
+		p->tail = write && asector >= req->tail_from;
+		p->waited = false;
 		atomic_inc(&req->remaining);
 		r5_attach(conf, page_start, i, p, write);
 
@@ -1890,7 +2124,7 @@ static void r5_retry_reads(struct r5conf *conf)
 		unsigned int n;
 		sector_t page_start;
 		u64 ms;
-		int i;
+		int i, how;
 
 		spin_lock_irq(&conf->lock);
 		rc = list_first_entry_or_null(&conf->retry, struct r5clone,
@@ -1910,17 +2144,16 @@ static void r5_retry_reads(struct r5conf *conf)
 		p->off = (ms - page_start) << SECTOR_SHIFT;
 		p->len = n << SECTOR_SHIFT;
 		p->boff = rc->boff;
+		p->tail = false;
+		p->waited = false;
 		atomic_inc(&rc->req->remaining);
 		spin_lock_irq(&sh->lock);
 		list_add_tail(&p->node, &sh->dev[i].toread);
 		/* the retry reads the member, not a cached copy */
 		sh->reread |= BIT(i);
-		if (r5_claim(sh)) {
-			spin_unlock_irq(&sh->lock);
-			r5_start_handling(conf, sh, false);
-		} else {
-			spin_unlock_irq(&sh->lock);
-		}
+		how = r5_work_added(sh);
+		spin_unlock_irq(&sh->lock);
+		r5_work_added_done(conf, sh, how, false);
 		r5_put_stripe(conf, sh);
 
 		/* the rest of this clone's range, if any */
@@ -2075,6 +2308,33 @@ static void r5_req_submit(struct r5conf *conf, struct r5req *req)
 	r5_req_put(req);	/* the bias */
 }
 
+/*
+ * Does @bio continue a write stream and end inside a row?  Then the
+ * stripes of its last row may wait for the next request (R5_ROW_WAIT):
+ * returns the array sector that row starts at, else MD_MAX_SECTOR.  Only
+ * writes of a chunk or more: a smaller one's next request fills other
+ * stripes than its own tail (a 4 KiB stream reaches the next member of
+ * a row a chunk later).
+ */
+static sector_t r5_stream_tail(struct r5conf *conf, struct bio *bio)
+{
+	sector_t start = bio->bi_iter.bi_sector, end = bio_end_sector(bio);
+	u32 chunk = conf->geo.chunk_sectors;
+	sector_t rowstart = end;
+	bool follows = false;
+	u32 in_row;
+	int i;
+
+	for (i = 0; i < R5_STREAMS; i++)
+		follows |= READ_ONCE(conf->stream_end[i]) == start;
+	i = (unsigned int)atomic_inc_return(&conf->stream_next) % R5_STREAMS;
+	WRITE_ONCE(conf->stream_end[i], end);
+	if (!follows || end - start < chunk)
+		return MD_MAX_SECTOR;
+	in_row = sector_div(rowstart, chunk * conf->geo.data_disks);
+	return in_row ? end - in_row : MD_MAX_SECTOR;
+}
+
 static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 {
 	struct r5conf *conf = mddev->private;
@@ -2098,6 +2358,8 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		md_write_start(mddev, bio);
 	r5_enter(conf);
 	req = r5_req_alloc(conf, bio);
+	if (write)
+		req->tail_from = r5_stream_tail(conf, bio);
 	/*
 	 * The bits of every row it touches are on disk before any write:
 	 * if they are not yet, its stripes wait in BITMAP_WAIT (r5_begin()),
@@ -2260,16 +2522,15 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 	r5_enter(conf);
 	for (i = 0; i < n; i++) {
 		struct r5stripe *sh;
-		bool claim;
+		int how;
 
 		sh = r5_get_stripe(conf, start + i * R5_STRIPE_SECTORS, false);
 		spin_lock_irq(&sh->lock);
 		WARN_ON_ONCE(sh->sync);
 		sh->sync = rs;
-		claim = r5_claim(sh);
+		how = r5_work_added(sh);
 		spin_unlock_irq(&sh->lock);
-		if (claim)
-			r5_start_handling(conf, sh, false);
+		r5_work_added_done(conf, sh, how, false);
 		r5_put_stripe(conf, sh);
 	}
 	return rs->sectors;
@@ -2462,6 +2723,24 @@ R5_STAT(writes_full, r5_worker_sum, struct r5worker, writes_full);
 R5_STAT(writes_rmw, r5_worker_sum, struct r5worker, writes_rmw);
 R5_STAT(writes_rcw, r5_worker_sum, struct r5worker, writes_rcw);
 R5_STAT(write_reads, r5_worker_sum, struct r5worker, write_reads);
+R5_STAT(row_waits, r5_worker_sum, struct r5worker, row_waits);
+
+static ssize_t r5_stat_row_wait_unfilled_show(struct mddev *mddev,
+					      char *page)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+
+	if (!conf)
+		return -ENODEV;
+	return sysfs_emit(page, "%lld\n",
+			  atomic64_read(&conf->row_wait_unfilled));
+}
+
+static struct md_sysfs_entry r5_stat_row_wait_unfilled = {
+	.attr = { .name = "stripe_row_wait_unfilled", .mode = 0444 },
+	.show = r5_stat_row_wait_unfilled_show,
+	.unlocked = true,
+};
 
 static struct attribute *r5_stats_attrs[] = {
 	&r5_stat_cache_hits.attr,
@@ -2473,6 +2752,8 @@ static struct attribute *r5_stats_attrs[] = {
 	&r5_stat_writes_rmw.attr,
 	&r5_stat_writes_rcw.attr,
 	&r5_stat_write_reads.attr,
+	&r5_stat_row_waits.attr,
+	&r5_stat_row_wait_unfilled.attr,
 	NULL,
 };
 
@@ -2850,6 +3131,14 @@ static int raid5_run(struct mddev *mddev)
 	INIT_LIST_HEAD(&conf->bm_held);
 	init_waitqueue_func_entry(&conf->bm_wake, r5_bitmap_wake);
 	INIT_LIST_HEAD(&conf->bm_wake.entry);
+	for (i = 0; i < R5_STREAMS; i++)
+		conf->stream_end[i] = MD_MAX_SECTOR;
+	atomic_set(&conf->stream_next, 0);
+	INIT_LIST_HEAD(&conf->row_wait);
+	INIT_DELAYED_WORK(&conf->row_wait_work, r5_row_wait_work);
+	atomic_set(&conf->writes, 0);
+	atomic_set(&conf->waiting_reqs, 0);
+	atomic64_set(&conf->row_wait_unfilled, 0);
 
 	ret = -ENOMEM;
 	conf->disks = kcalloc(conf->raid_disks, sizeof(*conf->disks),
@@ -2952,6 +3241,8 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	/* no-op if registration failed */
 	unregister_shrinker(&conf->shrinker);
 	cancel_delayed_work_sync(&conf->trim_work);
+	/* nothing waits for its row: no request is left */
+	cancel_delayed_work_sync(&conf->row_wait_work);
 	/* waits for stores in progress (they found priv before it went) */
 	sysfs_unmerge_group(&mddev->kobj, &r5_stats_group);
 	sysfs_remove_group(&mddev->kobj, &r5_attr_group);

@@ -10,8 +10,9 @@
  *                   lookup takes only its row's shard lock.
  *   worker->lock    irq-safe spinlock: that worker's handle list.
  *   conf->lock      irq-safe spinlock: the retry list, the queued
- *                   flushes, the stripes waiting for bitmap bits and the
- *                   stores to min, limit and budget_kb.
+ *                   flushes, the stripes waiting for bitmap bits or for
+ *                   the rest of their row, and the stores to min, limit
+ *                   and budget_kb.
  *   sh->lock        irq-safe spinlock: the pieces a stripe has not taken
  *                   yet (r5dev.toread/towrite), its pending sync request,
  *                   its reread mask and the R5S_HANDLING bit.
@@ -74,6 +75,14 @@
  */
 #define R5_WORKER_ROWS		16
 
+/*
+ * A stripe that waits for the rest of its row from a sequential stream
+ * (R5_ROW_WAIT) goes on after this long even if nothing came.
+ */
+#define R5_ROW_WAIT_MS		20
+/* Ends of the latest write requests kept to recognise a stream. */
+#define R5_STREAMS		4
+
 /* Stripes one sync_request() call covers (64 KiB of every member). */
 #define R5_SYNC_STRIPES		16
 
@@ -96,6 +105,14 @@ struct r5req {
 	u64 bm_need;
 	/* local_clock() at arrival while bm_need is unmet; xchg() to 0 */
 	u64 bm_since;
+	/*
+	 * A write that continues a stream and ends inside a row: its pieces
+	 * at array sectors >= tail_from may wait for the next request
+	 * (R5_ROW_WAIT); MD_MAX_SECTOR if none may.  Fixed at arrival.
+	 */
+	sector_t tail_from;
+	/* its pieces counted in a waiting stripe; conf->waiting_reqs */
+	atomic_t row_waits;
 };
 
 /*
@@ -108,6 +125,10 @@ struct r5piece {
 	struct list_head node;
 	struct r5req *req;
 	unsigned int off, len, boff;
+	/* sh->lock: may make its stripe wait for the rest of the row */
+	bool tail;
+	/* sh->lock: counted in req->row_waits by a waiting stripe */
+	bool waited;
 };
 
 /* r5dev.flags */
@@ -139,6 +160,11 @@ struct r5dev {
 /* r5stripe.flags */
 enum r5stripe_flag {
 	R5S_HANDLING,		/* owned by the state machine; sh->lock */
+	/*
+	 * R5_ROW_WAIT and on conf->row_wait: whoever clears it (atomic
+	 * test_and_clear_bit) takes it off that list and queues it
+	 */
+	R5S_ROW_WAIT,
 };
 
 /* Life cycle of a stripe head: raid5.c "The stripe head". */
@@ -148,6 +174,7 @@ enum r5_state {
 	R5_WRITE_WAIT,		/* member writes in flight */
 	R5_READBACK_WAIT,	/* reads of rewritten pages in flight */
 	R5_BITMAP_WAIT,		/* writes wait for bitmap bits; conf->bm_held */
+	R5_ROW_WAIT,		/* writes wait for the rest of their row */
 };
 
 /* What the current operation serves. */
@@ -178,8 +205,8 @@ struct r5stripe {
 	struct hlist_node hash;		/* conf->hash; shard lock */
 	/*
 	 * shard->inactive (count 0, shard lock), a worker's handle list
-	 * (its lock), conf->bm_held (conf->lock) or a plug's list (the
-	 * plugged task)
+	 * (its lock), conf->bm_held or conf->row_wait (conf->lock) or a
+	 * plug's list (the plugged task)
 	 */
 	struct list_head lru;
 	struct r5conf *conf;
@@ -203,6 +230,7 @@ struct r5stripe {
 	bool write_ok;			/* writes reached redundancy */
 	int op_reads;			/* member reads this operation */
 	u64 bm_need;			/* R5_BITMAP_WAIT: the stamp */
+	unsigned long wait_since;	/* R5_ROW_WAIT: jiffies */
 	atomic_t io_pending;		/* member IO in flight */
 	struct r5g_row row;
 	struct r5dev dev[];		/* conf->raid_disks */
@@ -245,6 +273,7 @@ struct r5worker {
 	u64 writes_rmw;		/* ... that read old data and parity */
 	u64 writes_rcw;		/* ... that read the rest of the row */
 	u64 write_reads;	/* member reads of write operations */
+	u64 row_waits;		/* stripes that waited for their row */
 } ____cacheline_aligned_in_smp;
 
 struct r5disk {
@@ -292,6 +321,26 @@ struct r5conf {
 	struct list_head bm_held;
 	/* on the bitmap's flush_wait while stripes are held (r5_bitmap_wake) */
 	struct wait_queue_entry bm_wake;
+
+	/*
+	 * Sequential streams (raid5.c "Whole rows from a stream"): the end
+	 * sectors of the latest writes, a hint read and written racily
+	 * (READ_ONCE/WRITE_ONCE), slot by stream_next.
+	 */
+	sector_t stream_end[R5_STREAMS];
+	atomic_t stream_next;
+	/* R5_ROW_WAIT stripes, owned; conf->lock */
+	struct list_head row_wait;
+	/* sends on those that waited R5_ROW_WAIT_MS */
+	struct delayed_work row_wait_work;
+	/* write requests in flight, and those a waiting stripe holds */
+	atomic_t writes;
+	atomic_t waiting_reqs;
+	/*
+	 * Stripes sent on from R5_ROW_WAIT with no new work (every write
+	 * waited, a submitter needed a stripe, R5_ROW_WAIT_MS passed)
+	 */
+	atomic64_t row_wait_unfilled;
 
 	mempool_t req_pool;
 	mempool_t piece_pool;

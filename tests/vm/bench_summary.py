@@ -337,6 +337,8 @@ R5_COLUMNS = (
     ("full wr", "stripe_writes_full"),
     ("rmw", "stripe_writes_rmw"),
     ("rcw", "stripe_writes_rcw"),
+    ("row waits", "stripe_row_waits"),
+    ("unfilled", "stripe_row_wait_unfilled"),
     ("cache waits", "stripe_cache_waits"),
     ("grown", "stripe_cache_grown"),
 )

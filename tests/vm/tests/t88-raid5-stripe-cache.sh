@@ -19,6 +19,13 @@
 #     within stripe_cache_budget_kb (stripe_cache_memory_kb);
 #   - 1 MiB writes aligned to the rows read nothing from the members
 #     (md/stats/stripe_write_reads): every row is written whole;
+#   - a stream of 320 KiB writes (rows of 256 KiB, so 3 of 4 requests
+#     end inside a row) submitted one request at a time reads at most
+#     what the stripes that went on with their row incomplete can read
+#     (2 pages each: the cheaper of rmw and rcw with 4 data members),
+#     where nothing held back would read a page in every stripe of
+#     about 150 rows (about 2,400); at least one stripe got its row
+#     from the next request (stripe_row_waits, stripe_row_wait_unfilled);
 #   - 4 KiB random writes count as read-modify-writes;
 #   - memory pressure (drop_caches 2 runs the shrinkers) gives back every
 #     unused stripe above stripe_cache_size; so does a budget of 0;
@@ -73,6 +80,30 @@ no_reads() {
 		"full $(stat stripe_writes_full) rmw $(stat stripe_writes_rmw)" \
 		"rcw $(stat stripe_writes_rcw)"
 	[ "$_r2" = "$_r1" ]
+}
+
+# A 64 MiB stream of 320 KiB writes at queue depth 8, one request per
+# io_submit, verified, over [96M, 160M): rows no earlier step wrote, and
+# the idle stripes dropped first, so no row is in the cache (a cached
+# row reads nothing either way).  The first request is no stream yet:
+# its last row (16 stripes) may read too.
+stream_rows() {
+	echo 2 > /proc/sys/vm/drop_caches
+	_r1=$(stat stripe_write_reads) _w1=$(stat stripe_row_waits)
+	_u1=$(stat stripe_row_wait_unfilled)
+	(cd /tmp && fio --name=stream --filename=/dev/md0 --rw=write \
+		--bs=320k --ioengine=libaio --iodepth=8 --direct=1 \
+		--offset=96M --size=64M --verify=crc32c --verify_fatal=1 \
+		--do_verify=1 --randseed=68 --verify_state_save=0 \
+		--eta=never) > /tmp/fio.out 2>&1
+	fio_log_ok $? || return 1
+	_r=$(($(stat stripe_write_reads) - _r1))
+	_w=$(($(stat stripe_row_waits) - _w1))
+	_u=$(($(stat stripe_row_wait_unfilled) - _u1))
+	echo "member reads by writes $_r; stripes that waited for their row" \
+		"$_w, went on unfilled $_u; full $(stat stripe_writes_full)" \
+		"rmw $(stat stripe_writes_rmw) rcw $(stat stripe_writes_rcw)"
+	[ "$_w" -gt "$_u" ] && [ "$_r" -le $((2 * (16 + _u))) ]
 }
 
 rmw_counted() {
@@ -137,7 +168,7 @@ fork_only() { # name cmd...
 	fi
 }
 
-ktap_plan 15
+ktap_plan 16
 create_nullb() {
 	# shellcheck disable=SC2086 # word splitting on purpose
 	mdadm --create /dev/md0 --run --level=5 --raid-devices=5 --chunk=64 \
@@ -156,6 +187,8 @@ ktap_check "1 MiB writes, QD32: verify" seq_qd32 1M 61
 ktap_check "4 MiB writes, QD32: verify" seq_qd32 4M 60
 fork_only "fork: the cache grew by itself, within its budget" grew
 fork_only "fork: row-aligned 1 MiB writes read nothing" no_reads
+fork_only "fork: a stream of 320 KiB writes fills its rows, reads only where a row went on unfilled" \
+	stream_rows
 fork_only "fork: 4 KiB random writes verify, counted as rmw" rmw_counted
 fork_only "fork: drop_caches gives back every idle stripe above the minimum" \
 	drop_to_min
