@@ -388,6 +388,22 @@ def sys_line(out, groups, targets):
     if parts:
         out.append("guest CPUs during the runs (median over runs; busy = user+system+irq+softirq):")
         out.extend(parts)
+    io = []
+    for t in targets:
+        recs = [r["md"]["sys"] for r in groups.get(t, []) if r.get("md")
+                and "member_reads" in r["md"].get("sys", {})]
+        # brd keeps no IO statistics: all zero there, left out
+        if recs and any(m["member_reads"] or m["member_writes"] for m in recs):
+            med = {k: statistics.median(m[k] for m in recs) for k in
+                   ("member_reads", "member_read_sectors", "member_writes",
+                    "member_write_sectors")}
+            io.append(f"  {LABELS[t]:<18} reads {med['member_reads']:.0f} "
+                      f"({med['member_read_sectors'] / 2048:.1f} MiB), writes "
+                      f"{med['member_writes']:.0f} ({med['member_write_sectors'] / 2048:.1f} MiB)")
+    if io:
+        out.append("member IO per run, all members (median over runs; the block layer's "
+                   "count, merged requests):")
+        out.extend(io)
 
 
 def per_run_max(out, js, targets, ga, gb, fi, it):

@@ -112,6 +112,18 @@ md_record() {
 				[ -w "$_f" ] && echo 0 > "$_f"
 			done
 		fi
+		# member IO of both implementations (reads, read sectors,
+		# writes, write sectors), summed over the members; null_blk
+		# counts them, brd does not (its stat file stays 0)
+		_i=0
+		while [ "$_i" -lt "${ndisks:-0}" ]; do
+			cat "/sys/block/$(basename "$(member $_i)")/stat"
+			_i=$((_i + 1))
+		done | awk -v t="$2" '{ r += $1; rs += $3; w += $5; ws += $7 }
+			END { print t, "sys.member_reads", r + 0
+			      print t, "sys.member_read_sectors", rs + 0
+			      print t, "sys.member_writes", w + 0
+			      print t, "sys.member_write_sectors", ws + 0 }'
 		# what the vCPUs did: busy ticks (user nice system irq softirq)
 		# and inter-processor interrupts, for both implementations
 		awk -v t="$2" '/^cpu[0-9]/ { print t, "sys.busy_" $1, $2 + $3 + $4 + $7 + $8 }' /proc/stat
