@@ -113,10 +113,22 @@ int mddev_lock(struct mddev *mddev)
 	return mutex_lock_interruptible(&mddev->reconfig_mutex);
 }
 
-/* Work the md thread skipped while we held the lock gets redone. */
+/*
+ * Work the md thread skipped while we held the lock gets redone, and a
+ * deletion that found the lock taken (md_delete_work()) is tried again.
+ */
 void mddev_unlock(struct mddev *mddev)
 {
+	struct md_core *core = to_core(mddev);
+
 	mutex_unlock(&mddev->reconfig_mutex);
+	/*
+	 * Full barrier: the unlock before reading MDC_DEL_AGAIN; pairs with
+	 * md_delete_work()'s between setting it and testing the lock.
+	 */
+	smp_mb();
+	if (test_and_clear_bit(MDC_DEL_AGAIN, &core->core_flags))
+		queue_work(md_del_wq, &core->del_work);
 	md_wakeup_thread(mddev);
 }
 
@@ -1821,7 +1833,12 @@ free_core:
 	return err;
 }
 
-/* Module exit: every array is stopped (personalities hold our module). */
+/*
+ * Take down the device and sysfs of an array that is DELETED, unused and
+ * off all_mddevs' lookups; the caller drops the last kobject reference.
+ * No md lock held: kobject_del() waits for sysfs stores, which take
+ * reconfig_mutex.
+ */
 static void md_delete(struct mddev *mddev)
 {
 	struct md_core *core = to_core(mddev);
@@ -1831,11 +1848,6 @@ static void md_delete(struct mddev *mddev)
 	};
 	int i;
 
-	set_bit(MDC_DELETED, &core->core_flags);
-	mutex_lock(&mddev->reconfig_mutex);
-	WARN_ON(mddev->pers);
-	md_export_all(mddev);
-	mutex_unlock(&mddev->reconfig_mutex);
 	flush_workqueue(md_misc_wq);
 
 	for (i = 0; i < ARRAY_SIZE(kn); i++) {
@@ -1848,18 +1860,39 @@ static void md_delete(struct mddev *mddev)
 	put_disk(mddev->gendisk);
 	md_io_exit(core);
 	wp_exit(&mddev->wp);
-	kobject_put(&mddev->kobj);
 }
 
-/* Delete a stopped, unused array device (md_del_wq). */
+/* Deletions finished, for md_probe() waiting to recreate a unit. */
+static atomic_t md_deletions = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(md_deletions_wq);
+
+/*
+ * Delete a stopped, unused array device (md_del_wq).
+ *
+ * Lock order: md_probe() runs under the block layer's major_names_lock
+ * and takes all_mddevs_mutex; a reconfig_mutex holder may open a member
+ * and probe it, taking major_names_lock.  So neither all_mddevs_mutex
+ * nor this work (which md_probe() used to flush) may wait for
+ * reconfig_mutex: it is only tried, and if held, its holder's
+ * mddev_unlock() queues us again (MDC_DEL_AGAIN).  The array stays on
+ * all_mddevs, DELETED, while its device goes away, so md_probe() of the
+ * same unit waits for that (md_deletions) instead of recreating it
+ * under a name still in use.
+ */
 static void md_delete_work(struct work_struct *ws)
 {
 	struct md_core *core = container_of(ws, struct md_core, del_work);
 	struct mddev *mddev = &core->mddev;
 	bool unused;
 
-	mutex_lock(&all_mddevs_mutex);
-	mutex_lock(&mddev->reconfig_mutex);
+	while (!mutex_trylock(&mddev->reconfig_mutex)) {
+		set_bit(MDC_DEL_AGAIN, &core->core_flags);
+		/* full barrier: pairs with mddev_unlock()'s */
+		smp_mb__after_atomic();
+		if (mutex_is_locked(&mddev->reconfig_mutex))
+			return;
+	}
+	clear_bit(MDC_DEL_AGAIN, &core->core_flags);
 	mutex_lock(&mddev->open_mutex);
 	unused = !mddev->openers && !core->hold && !mddev->pers &&
 		 list_empty(&mddev->disks) && !mddev->persistent &&
@@ -1871,20 +1904,46 @@ static void md_delete_work(struct work_struct *ws)
 	}
 	mutex_unlock(&mddev->open_mutex);
 	mutex_unlock(&mddev->reconfig_mutex);
-	if (unused) {
-		list_del_init(&mddev->all_mddevs);
-		md_delete(mddev);	/* frees core */
-	}
+	if (!unused)
+		return;
+	md_delete(mddev);
+	/* a requeue from a store that md_delete() waited for */
+	cancel_work(&core->del_work);
+	mutex_lock(&all_mddevs_mutex);
+	list_del_init(&mddev->all_mddevs);
+	atomic_inc(&md_deletions);
 	mutex_unlock(&all_mddevs_mutex);
+	wake_up_all(&md_deletions_wq);
+	kobject_put(&mddev->kobj);	/* frees core */
+}
+
+/*
+ * Lock @unit's slot in all_mddevs: all_mddevs_mutex held on return and
+ * no deletion of that unit in progress.
+ */
+static void md_lock_unit(int unit)
+{
+	struct mddev *mddev;
+	int seen;
+
+	for (;;) {
+		mutex_lock(&all_mddevs_mutex);
+		mddev = md_lookup(unit);
+		if (!mddev ||
+		    !test_bit(MDC_DELETED, &to_core(mddev)->core_flags))
+			return;
+		seen = atomic_read(&md_deletions);
+		mutex_unlock(&all_mddevs_mutex);
+		wait_event(md_deletions_wq,
+			   atomic_read(&md_deletions) != seen);
+	}
 }
 
 static void md_probe(dev_t dev)
 {
 	if (MINOR(dev) >= MD_PROBE_MAX_MINOR)
 		return;
-	/* a deletion of the same unit must finish before we recreate it */
-	flush_workqueue(md_del_wq);
-	mutex_lock(&all_mddevs_mutex);
+	md_lock_unit(MINOR(dev));
 	md_alloc(MINOR(dev));
 	mutex_unlock(&all_mddevs_mutex);
 }
@@ -1903,8 +1962,7 @@ static int md_new_array_set(const char *val, const struct kernel_param *kp)
 	if (!isdigit(buf[0]) || kstrtoint(buf, 10, &unit) ||
 	    unit < 0 || unit >= MD_MAX_UNIT)
 		return -EINVAL;
-	flush_workqueue(md_del_wq);
-	mutex_lock(&all_mddevs_mutex);
+	md_lock_unit(unit);
 	err = md_alloc(unit);
 	mutex_unlock(&all_mddevs_mutex);
 	return err;
@@ -2126,18 +2184,27 @@ destroy_wq:
 static void __exit md_exit(void)
 {
 	struct mddev *mddev, *tmp;
+	LIST_HEAD(gone);
 
 	remove_proc_entry("mdstat", NULL);
 	unregister_sysctl_table(md_sysctl_header);
 	unregister_blkdev(MD_MAJOR_NR, "md");
 	flush_workqueue(md_del_wq);
 
+	/* every array is stopped: personalities hold our module */
 	mutex_lock(&all_mddevs_mutex);
-	list_for_each_entry_safe(mddev, tmp, &all_mddevs, all_mddevs) {
-		list_del_init(&mddev->all_mddevs);
-		md_delete(mddev);
-	}
+	list_splice_init(&all_mddevs, &gone);
 	mutex_unlock(&all_mddevs_mutex);
+	list_for_each_entry_safe(mddev, tmp, &gone, all_mddevs) {
+		list_del_init(&mddev->all_mddevs);
+		set_bit(MDC_DELETED, &to_core(mddev)->core_flags);
+		mutex_lock(&mddev->reconfig_mutex);
+		WARN_ON(mddev->pers);
+		md_export_all(mddev);
+		mutex_unlock(&mddev->reconfig_mutex);
+		md_delete(mddev);
+		kobject_put(&mddev->kobj);
+	}
 	flush_workqueue(md_misc_wq);
 	destroy_workqueue(md_del_wq);
 	destroy_workqueue(md_misc_wq);

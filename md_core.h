@@ -34,7 +34,12 @@ enum md_core_flag {
 	MDC_CLOSING,		/* being stopped: refuse new opens */
 	MDC_RETRY,		/* md thread should retry config work soon */
 	MDC_CHECKPOINT,		/* sync thread asks for a superblock update */
-	MDC_DELETED,		/* module exit: gendisk going away */
+	MDC_DELETED,		/* gendisk going away: refuse opens */
+	/*
+	 * md_delete_work() found reconfig_mutex held: mddev_unlock()
+	 * queues it again
+	 */
+	MDC_DEL_AGAIN,
 };
 
 struct md_core {

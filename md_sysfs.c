@@ -990,7 +990,11 @@ static ssize_t md_attr_store(struct kobject *kobj, struct attribute *attr,
 	ret = mddev_lock(mddev);
 	if (ret)
 		return ret;
-	ret = e->store(mddev, page, len);
+	/* md_delete_work() decided under this lock: nothing may be added */
+	if (test_bit(MDC_DELETED, &to_core(mddev)->core_flags))
+		ret = -ENODEV;
+	else
+		ret = e->store(mddev, page, len);
 	mddev_unlock(mddev);
 	return ret;
 }
