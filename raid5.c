@@ -2475,7 +2475,7 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 				   sector_t max_sector, bool *skipped)
 {
 	struct r5conf *conf = mddev->private;
-	sector_t start, limit, len, next;
+	sector_t start, limit, len, next, done;
 	struct r5sync *rs;
 	int mode = r5_sync_mode(mddev), i, n;
 
@@ -2518,6 +2518,8 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 	rs->conf = conf;
 	rs->mode = mode;
 	rs->sectors = start + len - sector_nr;
+	/* the last stripe to finish frees rs, maybe before the loop ends */
+	done = rs->sectors;
 	atomic_set(&rs->remaining, n);
 	r5_enter(conf);
 	for (i = 0; i < n; i++) {
@@ -2533,7 +2535,7 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 		r5_work_added_done(conf, sh, how, false);
 		r5_put_stripe(conf, sh);
 	}
-	return rs->sectors;
+	return done;
 }
 
 /* ---- sysfs ------------------------------------------------------------ */
