@@ -35,7 +35,8 @@ if [ ! -d "$FAILSLAB" ] || [ ! -d "$FAILPAGE" ]; then
 	ktap_skip_all "no allocation fault injection in this kernel ($FAILSLAB, $FAILPAGE: CONFIG_FAILSLAB and CONFIG_FAIL_PAGE_ALLOC, set in the debug kernel of make check-debug)"
 fi
 
-# md_thread_pids: pids of the array's md thread and sync thread
+# md_thread_pids: pids of the array's md thread and sync thread (this
+# stack also has the rescuer of its md0_raid1 workqueue, same name)
 md_thread_pids() {
 	for _c in /proc/[0-9]*/comm; do
 		case "$(cat "$_c" 2>/dev/null)" in
@@ -44,15 +45,20 @@ md_thread_pids() {
 	done
 }
 
-# mark VALUE: set make-it-fail of both threads; both must exist
+# mark VALUE: set make-it-fail of those threads; an md0_raid1 and the
+# md0_resync must both exist
 mark() {
-	_n=0
+	_md=0 _sync=0
 	for _p in $(md_thread_pids); do
 		echo "$1" > "/proc/$_p/make-it-fail" || return 1
-		echo "pid $_p ($(cat "/proc/$_p/comm")): make-it-fail $1"
-		_n=$((_n + 1))
+		_comm=$(cat "/proc/$_p/comm")
+		echo "pid $_p ($_comm): make-it-fail $1"
+		case "$_comm" in
+		md0_resync) _sync=$((_sync + 1)) ;;
+		*) _md=$((_md + 1)) ;;
+		esac
 	done
-	[ "$_n" = 2 ]
+	[ "$_md" -ge 1 ] && [ "$_sync" = 1 ]
 }
 
 # inject PCT: fail PCT% of the marked tasks' slab and page allocations,
