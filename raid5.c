@@ -825,10 +825,15 @@ static bool r5_plug_add(struct r5conf *conf, struct r5stripe *sh)
 	return true;
 }
 
-/*
- * The ownership's reference, then to the worker, or (@may_plug, a
- * submitter) to its plug's list for r5_unplug() to hand over.
- */
+/* An owned stripe to its worker, or (@may_plug, a submitter) to its plug. */
+static void r5_hand_over(struct r5conf *conf, struct r5stripe *sh,
+			 bool may_plug)
+{
+	if (!may_plug || !r5_plug_add(conf, sh))
+		r5_queue(sh);
+}
+
+/* The ownership's reference, then r5_hand_over(). */
 static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh,
 			      bool may_plug)
 {
@@ -837,8 +842,7 @@ static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh,
 	spin_lock_irq(&sd->lock);
 	r5_hold(sd, sh);
 	spin_unlock_irq(&sd->lock);
-	if (!may_plug || !r5_plug_add(conf, sh))
-		r5_queue(sh);
+	r5_hand_over(conf, sh, may_plug);
 }
 
 /* ---- whole rows from a stream ---------------------------------------- */
@@ -846,7 +850,7 @@ static void r5_start_handling(struct r5conf *conf, struct r5stripe *sh,
 /*
  * Send on a stripe whose R5S_ROW_WAIT the caller cleared: off
  * conf->row_wait (the stripe may not be on it yet: r5_row_wait() adds it
- * only while the bit is set) and to its worker, or to the plug.
+ * only while the bit is set), then r5_hand_over().
  */
 static void r5_row_wake(struct r5conf *conf, struct r5stripe *sh,
 			bool may_plug)
@@ -856,8 +860,7 @@ static void r5_row_wake(struct r5conf *conf, struct r5stripe *sh,
 	spin_lock_irqsave(&conf->lock, flags);
 	list_del_init(&sh->lru);
 	spin_unlock_irqrestore(&conf->lock, flags);
-	if (!may_plug || !r5_plug_add(conf, sh))
-		r5_queue(sh);
+	r5_hand_over(conf, sh, may_plug);
 }
 
 /*
@@ -1311,8 +1314,6 @@ static int r5_begin(struct r5conf *conf, struct r5stripe *sh)
 	int i;
 
 	spin_lock_irq(&sh->lock);
-	/* back from R5_ROW_WAIT: those pieces had their wait */
-	r5_row_wait_count(conf, sh, false);
 	writes = r5_has_pieces(conf, sh, true);
 	if (!sh->sync && writes) {
 		sh->bm_need = r5_bitmap_need(conf, sh);
@@ -2028,6 +2029,10 @@ static void r5_handle(struct r5conf *conf, struct r5stripe *sh)
 			break;
 		case R5_ROW_WAIT:
 			/* sent on by whoever cleared R5S_ROW_WAIT */
+			spin_lock_irq(&sh->lock);
+			/* those pieces had their wait */
+			r5_row_wait_count(conf, sh, false);
+			spin_unlock_irq(&sh->lock);
 			sh->state = R5_IDLE;
 			break;
 		case R5_READ_WAIT:
