@@ -113,6 +113,20 @@ int mddev_lock(struct mddev *mddev)
 	return mutex_lock_interruptible(&mddev->reconfig_mutex);
 }
 
+/* mddev_lock() for sysfs stores: none once md_delete_work() decided. */
+int mddev_lock_live(struct mddev *mddev)
+{
+	int err = mddev_lock(mddev);
+
+	if (err)
+		return err;
+	if (test_bit(MDC_DELETED, &to_core(mddev)->core_flags)) {
+		mddev_unlock(mddev);
+		return -ENODEV;
+	}
+	return 0;
+}
+
 /*
  * Work the md thread skipped while we held the lock gets redone, and a
  * deletion that found the lock taken (md_delete_work()) is tried again.
@@ -769,20 +783,42 @@ static void md_drop_rdev(struct md_rdev *rdev)
 	md_super_free(rdev);
 	blkdev_put(rdev->bdev, MD_RDEV_FMODE);
 	rdev->bdev = NULL;
-	kobject_put(&rdev->kobj);
+	/* a half-bound one has a directory: not removed under our locks */
+	queue_work(md_misc_wq, &to_core_rdev(rdev)->del_work);
+}
+
+/*
+ * A removed member's directory goes away from md_misc_wq, as a store
+ * into it may be waiting for reconfig_mutex.  A device re-added under
+ * the same name needs that done first, so whoever adds members waits
+ * here before taking reconfig_mutex (never under it: that is the
+ * deadlock).  An add that still finds the name taken had a removal
+ * race in after this and gets -EBUSY from md_bind_rdev().
+ */
+void md_wait_member_dirs(void)
+{
+	flush_workqueue(md_misc_wq);
 }
 
 static int md_bind_rdev(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct md_core_rdev *cr = to_core_rdev(rdev);
 	struct md_core *core = to_core(mddev);
+	char name[BDEVNAME_SIZE + 4];
+	struct kernfs_node *old;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	/* a removed member's directory of the same name may be pending */
-	flush_workqueue(md_misc_wq);
+	snprintf(name, sizeof(name), "dev-%pg", rdev->bdev);
+	old = sysfs_get_dirent(mddev->kobj.sd, name);
+	if (old) {
+		sysfs_put(old);
+		pr_info("md: %s: %s is still being removed, try again\n",
+			mdname(mddev), name);
+		return -EBUSY;
+	}
 	rdev->mddev = mddev;
-	err = kobject_add(&rdev->kobj, &mddev->kobj, "dev-%pg", rdev->bdev);
+	err = kobject_add(&rdev->kobj, &mddev->kobj, "%s", name);
 	if (err) {
 		rdev->mddev = NULL;
 		return err;
@@ -790,7 +826,7 @@ static int md_bind_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	cr->kobj_added = true;
 	err = md_sysfs_add_rdev(rdev);
 	if (err)
-		goto del_kobj;
+		goto unset_mddev;
 	cr->holder_linked = !bd_link_disk_holder(rdev->bdev, mddev->gendisk);
 
 	mutex_lock(&core->sb_mutex);
@@ -798,9 +834,8 @@ static int md_bind_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	mutex_unlock(&core->sb_mutex);
 	return 0;
 
-del_kobj:
-	kobject_del(&rdev->kobj);
-	cr->kobj_added = false;
+unset_mddev:
+	/* md_drop_rdev() has the directory removed off-lock */
 	rdev->mddev = NULL;
 	return err;
 }

@@ -167,6 +167,8 @@ extern spinlock_t md_pers_lock;
 extern struct list_head md_pers_list;
 
 int mddev_lock(struct mddev *mddev);
+int mddev_lock_live(struct mddev *mddev);
+void md_wait_member_dirs(void);
 void mddev_unlock(struct mddev *mddev);
 void md_new_event(void);
 void md_update_sb(struct mddev *mddev);

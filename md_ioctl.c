@@ -427,6 +427,10 @@ int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
 	if (cmd == STOP_ARRAY || cmd == STOP_ARRAY_RO)
 		sync_blockdev(bdev);
 
+	/* a removed member's directory of the same name must be gone */
+	if (cmd == ADD_NEW_DISK || cmd == HOT_ADD_DISK)
+		md_wait_member_dirs();
+
 	err = mddev_lock(mddev);
 	if (err)
 		return err;

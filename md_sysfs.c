@@ -8,8 +8,9 @@
  * taken under mddev->lock); every write that changes state runs under
  * reconfig_mutex and is validated completely before anything changes,
  * so a rejected write (-EINVAL, -EBUSY) leaves the array as it was.
- * A member directory is removed from md_misc_wq, never from inside one
- * of its own attribute writes.
+ * A member directory is removed from md_misc_wq, never under
+ * reconfig_mutex (a write into it may be waiting for that lock), and
+ * new_dev waits for such removals before it takes the lock.
  */
 #include <linux/ctype.h>
 #include <linux/kdev_t.h>
@@ -343,14 +344,25 @@ static ssize_t new_dev_store(struct mddev *mddev, const char *buf, size_t len)
 	dev = MKDEV(major, minor);
 	if (MAJOR(dev) != major || MINOR(dev) != minor)
 		return -EOVERFLOW;
+	/* unlocked entry: this wait must not be under reconfig_mutex */
+	md_wait_member_dirs();
+	err = mddev_lock_live(mddev);
+	if (err)
+		return err;
 	/* no metadata version yet: in-tree takes it without a superblock */
 	if (!mddev->persistent && !mddev->pers)
 		err = md_add_bare_disk(mddev, dev);
 	else
 		err = md_add_new_disk(mddev, dev, NULL, -1);
+	mddev_unlock(mddev);
 	return err ? err : len;
 }
-MD_ATTR_WO(new_dev, new_dev);
+
+static struct md_sysfs_entry mda_new_dev = {
+	.attr = { .name = "new_dev", .mode = 0200 },
+	.store = new_dev_store,
+	.unlocked = true,
+};
 
 /* ---------------------------------------------------------------- */
 /* array_state */
@@ -987,14 +999,10 @@ static ssize_t md_attr_store(struct kobject *kobj, struct attribute *attr,
 		return -EACCES;
 	if (e->unlocked)
 		return e->store(mddev, page, len);
-	ret = mddev_lock(mddev);
+	ret = mddev_lock_live(mddev);
 	if (ret)
 		return ret;
-	/* md_delete_work() decided under this lock: nothing may be added */
-	if (test_bit(MDC_DELETED, &to_core(mddev)->core_flags))
-		ret = -ENODEV;
-	else
-		ret = e->store(mddev, page, len);
+	ret = e->store(mddev, page, len);
 	mddev_unlock(mddev);
 	return ret;
 }
