@@ -504,7 +504,9 @@ def main():
         out.append("")
         kind = params.get("members", "brd")
         if kind.startswith("nullb"):
-            kind = f"null_blk ({kind.partition(':')[2] or '100'} MB/s each)"
+            mbps = kind.partition(':')[2] or '100'
+            kind = ("null_blk (no bandwidth limit)" if mbps == '0'
+                    else f"null_blk ({mbps} MB/s each)")
         size = f"{params['ndisks']} x {params.get('member_mib', '256')} MiB {kind}"
         if mode == "resync":
             out.append(f"{job}: {params['level']} on {size}, initial resync with nothing else "
