@@ -68,7 +68,11 @@
  * members' bdevs stable while pages are written to them;
  * written_seq is stored under it with smp_store_release() and read with
  * smp_load_acquire() (the pair: a writer that sees its stamp covered
- * sees the completed IO).  The daemon is a delayed work item, cancelled
+ * sees the completed IO).  The layout (chunks, chunk_shift, file_bytes,
+ * npages and the arrays sized by them) changes only in
+ * md_bitmap_resize(), under sb_mutex, io_mutex and bm->lock, with the
+ * array suspended and no sync running: the sync thread's
+ * md_bitmap_chunk_clean() reads it without bm->lock.  The daemon is a delayed work item, cancelled
  * before the bitmap is freed.  Lock order: sb_mutex -> io_mutex ->
  * bm->lock -> mddev->lock.  Array writes wait for flush_work, which
  * waits for sb_mutex; superblock writes under sb_mutex never wait for
@@ -164,21 +168,35 @@ static unsigned int bm_page_bytes(struct md_bitmap *bm, struct md_rdev *rdev,
 	return round_up(left, bdev_logical_block_size(rdev->bdev));
 }
 
-/* Where the image would lie on @rdev, and whether it overlaps nothing. */
-static bool bm_fits(struct md_bitmap *bm, struct md_rdev *rdev)
+/*
+ * Would an image of @bytes on @rdev overlap nothing: data, superblock,
+ * or the bad-block log area (1.0 puts it between the bitmap and the
+ * superblock)?
+ */
+static bool bm_fits_bytes(struct md_bitmap *bm, struct md_rdev *rdev,
+			  unsigned int bytes)
 {
 	s64 start = (s64)rdev->sb_start + bm->offset;
-	s64 len = DIV_ROUND_UP(round_up(bm->file_bytes,
+	s64 len = DIV_ROUND_UP(round_up(bytes,
 					bdev_logical_block_size(rdev->bdev)),
 			       512);
 	s64 data = rdev->data_offset, data_end = data + rdev->sectors;
 	s64 sb = rdev->sb_start, sb_end = sb + 8;
+	s64 bb = rdev->badblocks.sector, bb_end = bb + rdev->badblocks.size;
 
 	if (start < 0 || start + len > (s64)bdev_nr_sectors(rdev->bdev))
 		return false;
 	if (start < data_end && start + len > data)
 		return false;
+	if (bb_end > bb && start < bb_end && start + len > bb)
+		return false;
 	return !(start < sb_end && start + len > sb);
+}
+
+/* Where the image would lie on @rdev, and whether it overlaps nothing. */
+static bool bm_fits(struct md_bitmap *bm, struct md_rdev *rdev)
+{
+	return bm_fits_bytes(bm, rdev, bm->file_bytes);
 }
 
 static bool bm_member(struct md_bitmap *bm, struct md_rdev *rdev)
@@ -590,12 +608,6 @@ void md_bitmap_endwrite(struct md_bitmap *bm, sector_t sector,
 	spin_unlock_irqrestore(&bm->lock, flags);
 }
 EXPORT_SYMBOL_GPL(md_bitmap_endwrite);
-
-bool md_bitmap_covers(struct md_bitmap *bm, sector_t sectors)
-{
-	/* chunks and chunk_shift are fixed while the bitmap exists */
-	return sectors <= (sector_t)bm->chunks << bm->chunk_shift;
-}
 
 bool md_bitmap_chunk_clean(struct md_bitmap *bm, sector_t sector,
 			   sector_t *sectors)
@@ -1089,6 +1101,213 @@ void md_bitmap_destroy(struct mddev *mddev)
 	flush_workqueue(bm->wq);
 	bm_publish(mddev, NULL);
 	bm_free(bm);
+}
+
+/* ---- resize -------------------------------------------------------- */
+
+/* chunksize is a u32 of bytes: 2^31 at most */
+#define BM_MAX_SHIFT	(31 - SECTOR_SHIFT)
+
+/* Does an image of @bytes fit where the bitmap lies on every member? */
+static bool bm_fits_all(struct md_bitmap *bm, unsigned int bytes)
+{
+	struct md_rdev *rdev;
+
+	if (bm->file)
+		return true;
+	rdev_for_each(rdev, bm->mddev)
+		if (rdev->bdev && !test_bit(RD_FAULTY, &rdev->flags) &&
+		    !bm_fits_bytes(bm, rdev, bytes))
+			return false;
+	return true;
+}
+
+struct bm_image {
+	unsigned long chunks;
+	unsigned int shift, bytes, npages;
+	struct page **pages;
+	u32 *cnt;
+	unsigned long *page_dirty;
+	u64 *page_seq;
+};
+
+static void bm_image_free(struct bm_image *im)
+{
+	unsigned int p;
+
+	if (im->pages)
+		for (p = 0; p < im->npages; p++)
+			if (im->pages[p])
+				__free_page(im->pages[p]);
+	kfree(im->pages);
+	kvfree(im->cnt);
+	bitmap_free(im->page_dirty);
+	kfree(im->page_seq);
+}
+
+static int bm_image_alloc(struct bm_image *im)
+{
+	unsigned int p;
+
+	im->pages = kcalloc(im->npages, sizeof(*im->pages), GFP_KERNEL);
+	im->cnt = kvcalloc(im->chunks, sizeof(*im->cnt), GFP_KERNEL);
+	im->page_dirty = bitmap_zalloc(im->npages, GFP_KERNEL);
+	im->page_seq = kcalloc(im->npages, sizeof(*im->page_seq), GFP_KERNEL);
+	if (!im->pages || !im->cnt || !im->page_dirty || !im->page_seq)
+		return -ENOMEM;
+	for (p = 0; p < im->npages; p++) {
+		im->pages[p] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!im->pages[p])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Fill @im from @bm for @old sectors per member growing or shrinking
+ * to @sectors: a new chunk's bit is set if any old chunk it holds had
+ * its bit set, or if it holds sectors past @old (they have never been
+ * synced; the resync from @old must not skip them).  bm->lock held.
+ */
+static void bm_image_fill(struct md_bitmap *bm, struct bm_image *im,
+			  sector_t old, sector_t sectors)
+{
+	unsigned long c, nc, from;
+	unsigned int p, b;
+
+	lockdep_assert_held(&bm->lock);
+	memcpy(page_address(im->pages[0]), page_address(bm->pages[0]),
+	       MD_BITMAP_SB_BYTES);
+	for (c = 0; c < bm->chunks; c++) {
+		if (!bm_test(bm, c))
+			continue;
+		nc = ((sector_t)c << bm->chunk_shift) >> im->shift;
+		if (nc >= im->chunks)
+			break;
+		bm_bit_pos(nc, &p, &b);
+		__set_bit_le(b, page_address(im->pages[p]));
+	}
+	from = sectors > old ? old >> im->shift : im->chunks;
+	for (nc = from; nc < im->chunks; nc++) {
+		bm_bit_pos(nc, &p, &b);
+		__set_bit_le(b, page_address(im->pages[p]));
+	}
+}
+
+/* Make @im the bitmap's image; bm->lock held. */
+static void bm_image_swap(struct md_bitmap *bm, struct bm_image *im)
+{
+	struct bm_image old = {
+		.chunks = bm->chunks, .npages = bm->npages,
+		.pages = bm->pages, .cnt = bm->cnt,
+		.page_dirty = bm->page_dirty, .page_seq = bm->page_seq,
+	};
+
+	lockdep_assert_held(&bm->lock);
+	bm->chunks = im->chunks;
+	bm->chunk_shift = im->shift;
+	bm->file_bytes = im->bytes;
+	bm->npages = im->npages;
+	bm->pages = im->pages;
+	bm->cnt = im->cnt;
+	bm->page_dirty = im->page_dirty;
+	bm->page_seq = im->page_seq;
+	bitmap_fill(bm->page_dirty, bm->npages);
+	bm_count_bits(bm);
+	*im = old;
+}
+
+/*
+ * The component size changes to @sectors: give the bitmap a bit for
+ * every chunk of it, as in-tree does.  The chunk size stays unless the
+ * bits no longer fit where the bitmap lies on some member; then it is
+ * doubled until they do (-ENOSPC if no chunk size fits).  The caller
+ * has the array writable and suspended and no sync running, so no
+ * write is in flight and nothing else looks at the chunk layout.
+ *
+ * Crash safety: with the chunk size unchanged the old bits keep their
+ * places and the superblock still records the old size until the new
+ * image is on disk.  A new chunk size moves every bit, so the image on
+ * disk is first marked stale (a bitmap loaded stale is taken as all
+ * dirty), then rewritten, then the mark is cleared.
+ */
+int md_bitmap_resize(struct mddev *mddev, sector_t sectors)
+{
+	struct md_core *core = to_core(mddev);
+	struct md_bitmap *bm = mddev->bitmap;
+	struct bm_image im = { .shift = bm ? bm->chunk_shift : 0 };
+	__le32 stale = cpu_to_le32(BIT(MD_BITMAP_STATE_STALE));
+	struct md_bitmap_sb *sb;
+	unsigned long c;
+	bool moved;
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!bm || sectors == mddev->dev_sectors)
+		return 0;
+	for (;;) {
+		im.chunks = DIV_ROUND_UP_SECTOR_T(sectors,
+						  (sector_t)1 << im.shift);
+		im.bytes = MD_BITMAP_SB_BYTES + DIV_ROUND_UP(im.chunks, 8);
+		if (bm_fits_all(bm, im.bytes))
+			break;
+		if (++im.shift > BM_MAX_SHIFT) {
+			pr_warn("md: %s: no bitmap chunk size fits %llu sectors per member in the bitmap's space\n",
+				mdname(mddev), (u64)sectors);
+			return -ENOSPC;
+		}
+	}
+	moved = im.shift != bm->chunk_shift;
+	im.npages = DIV_ROUND_UP(im.bytes, PAGE_SIZE);
+	err = bm_image_alloc(&im);
+	if (err)
+		goto free_image;
+
+	mutex_lock(&core->sb_mutex);
+	mutex_lock(&bm->io_mutex);
+	spin_lock_irq(&bm->lock);
+	for (c = 0; c < bm->chunks; c++)
+		if (bm->cnt[c] & BM_COUNT)
+			break;
+	if (c < bm->chunks) {
+		/* the caller's suspend should have made this impossible */
+		spin_unlock_irq(&bm->lock);
+		WARN_ON_ONCE(1);
+		err = -EBUSY;
+		goto unlock;
+	}
+	if (moved) {
+		bm_sb(bm)->state |= stale;
+		__set_bit(0, bm->page_dirty);
+		spin_unlock_irq(&bm->lock);
+		bm_write_dirty(bm);
+		spin_lock_irq(&bm->lock);
+	}
+	bm_image_fill(bm, &im, mddev->dev_sectors, sectors);
+	sb = page_address(im.pages[0]);
+	sb->chunksize = cpu_to_le32(1U << (im.shift + SECTOR_SHIFT));
+	sb->sync_size = cpu_to_le64(sectors);
+	bm_image_swap(bm, &im);
+	spin_unlock_irq(&bm->lock);
+	bm_write_dirty(bm);
+	if (moved) {
+		spin_lock_irq(&bm->lock);
+		bm_sb(bm)->state &= ~stale;
+		__set_bit(0, bm->page_dirty);
+		spin_unlock_irq(&bm->lock);
+		bm_write_dirty(bm);
+	}
+	pr_info("md: %s: bitmap resized: %lu chunks of %u KiB, %lu dirty\n",
+		mdname(mddev), bm->chunks,
+		(1U << (bm->chunk_shift + SECTOR_SHIFT)) >> 10,
+		bm->dirty_chunks);
+unlock:
+	mutex_unlock(&bm->io_mutex);
+	mutex_unlock(&core->sb_mutex);
+free_image:
+	/* after a swap, the old image */
+	bm_image_free(&im);
+	return err;
 }
 
 /* ---- md/bitmap/ ----------------------------------------------------- */

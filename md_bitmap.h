@@ -92,8 +92,11 @@ void md_bitmap_endwrite(struct md_bitmap *bm, sector_t sector,
  */
 bool md_bitmap_chunk_clean(struct md_bitmap *bm, sector_t sector,
 			   sector_t *sectors);
-/* Does @bm have a bit for every chunk of @sectors per member? */
-bool md_bitmap_covers(struct md_bitmap *bm, sector_t sectors);
+/*
+ * The component size becomes @sectors: resize the bitmap (a larger chunk
+ * if the bits no longer fit).  Array suspended, no sync running.
+ */
+int md_bitmap_resize(struct mddev *mddev, sector_t sectors);
 /* Superblock round (md_super_write_all): record @events. */
 void md_bitmap_update_sb(struct mddev *mddev, u64 events);
 /* Write the whole bitmap to every member (a member was added). */

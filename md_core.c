@@ -1625,13 +1625,14 @@ void md_bitmap_waited(struct mddev *mddev, u64 ns)
  * the most every member allows (--size max).  Every member
  * that is not faulty must have the room.  Growing leaves resync_offset
  * at the old end (if it was past it) so that the sync thread resyncs the
- * new part; the size is written to the superblocks at once.
+ * new part; the size is written to the superblocks at once.  The bitmap,
  * dev_sectors and array_sectors change with the array suspended.
  */
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 {
 	struct md_rdev *rdev;
 	sector_t old = mddev->dev_sectors;
+	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (!mddev->pers)
@@ -1672,19 +1673,13 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 			(u64)sectors);
 		return -ENOSPC;
 	}
-	/*
-	 * Room first, as in-tree.  The bitmap is not resized: growing past
-	 * the chunks it has would leave writes there untracked.  EBUSY is
-	 * what mdadm expects then ("Bitmap must be removed before size can
-	 * be changed").
-	 */
-	if (mddev->bitmap && !md_bitmap_covers(mddev->bitmap, sectors)) {
-		pr_warn("md: %s: the bitmap does not cover %llu sectors per member; remove it to grow\n",
-			mdname(mddev), (u64)sectors);
-		return -EBUSY;
-	}
-
 	md_suspend(mddev);
+	/* room first, as in-tree; then a bit for every chunk of the size */
+	err = md_bitmap_resize(mddev, sectors);
+	if (err) {
+		md_resume(mddev);
+		return err;
+	}
 	WRITE_ONCE(mddev->dev_sectors, sectors);
 	mddev->array_sectors = mddev->pers->size(mddev, sectors,
 						 mddev->raid_disks);
