@@ -870,33 +870,76 @@ static struct md_rdev *bm_source(struct mddev *mddev, bool fresh)
 	return NULL;
 }
 
-static int bm_alloc_pages(struct md_bitmap *bm)
+/* The parts of a bitmap sized by its layout, swapped as one by a resize. */
+struct bm_image {
+	unsigned long chunks;
+	unsigned int shift, bytes, npages;
+	struct page **pages;
+	u32 *cnt;
+	unsigned long *page_dirty;
+	u64 *page_seq;
+};
+
+static void bm_image_free(struct bm_image *im)
 {
 	unsigned int p;
 
-	bm->pages = kcalloc(bm->npages, sizeof(*bm->pages), GFP_KERNEL);
-	if (!bm->pages)
+	if (im->pages)
+		for (p = 0; p < im->npages; p++)
+			if (im->pages[p])
+				__free_page(im->pages[p]);
+	kfree(im->pages);
+	kvfree(im->cnt);
+	bitmap_free(im->page_dirty);
+	kfree(im->page_seq);
+}
+
+/* Allocate @im's arrays for its chunks and npages (zeroed). */
+static int bm_image_alloc(struct bm_image *im)
+{
+	unsigned int p;
+
+	im->pages = kcalloc(im->npages, sizeof(*im->pages), GFP_KERNEL);
+	im->cnt = kvcalloc(im->chunks, sizeof(*im->cnt), GFP_KERNEL);
+	im->page_dirty = bitmap_zalloc(im->npages, GFP_KERNEL);
+	im->page_seq = kcalloc(im->npages, sizeof(*im->page_seq), GFP_KERNEL);
+	if (!im->pages || !im->cnt || !im->page_dirty || !im->page_seq)
 		return -ENOMEM;
-	for (p = 0; p < bm->npages; p++) {
-		bm->pages[p] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!bm->pages[p])
+	for (p = 0; p < im->npages; p++) {
+		im->pages[p] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!im->pages[p])
 			return -ENOMEM;
 	}
 	return 0;
 }
 
+static struct bm_image bm_image_of(struct md_bitmap *bm)
+{
+	return (struct bm_image){
+		.chunks = bm->chunks, .shift = bm->chunk_shift,
+		.bytes = bm->file_bytes, .npages = bm->npages,
+		.pages = bm->pages, .cnt = bm->cnt,
+		.page_dirty = bm->page_dirty, .page_seq = bm->page_seq,
+	};
+}
+
+static void bm_image_install(struct md_bitmap *bm, struct bm_image *im)
+{
+	bm->chunks = im->chunks;
+	bm->chunk_shift = im->shift;
+	bm->file_bytes = im->bytes;
+	bm->npages = im->npages;
+	bm->pages = im->pages;
+	bm->cnt = im->cnt;
+	bm->page_dirty = im->page_dirty;
+	bm->page_seq = im->page_seq;
+}
+
 static void bm_free(struct md_bitmap *bm)
 {
-	unsigned int p;
+	struct bm_image im = bm_image_of(bm);
 
-	if (bm->pages)
-		for (p = 0; p < bm->npages; p++)
-			if (bm->pages[p])
-				__free_page(bm->pages[p]);
-	kfree(bm->pages);
-	kvfree(bm->cnt);
-	bitmap_free(bm->page_dirty);
-	kfree(bm->page_seq);
+	bm_image_free(&im);
 	if (bm->wq)
 		destroy_workqueue(bm->wq);
 	kfree(bm);
@@ -945,6 +988,7 @@ int md_bitmap_create(struct mddev *mddev)
 	struct md_rdev *rdev = NULL;
 	char name[BDEVNAME_SIZE];
 	struct md_bitmap_sb *sb;
+	struct bm_image im;
 	struct md_bitmap *bm;
 	struct page *probe;
 	u32 state, chunk, sleep;
@@ -1026,12 +1070,13 @@ int md_bitmap_create(struct mddev *mddev)
 		err = -EINVAL;
 		goto free_bm;
 	}
-	err = bm_alloc_pages(bm);
-	if (err) {
-		__free_page(probe);
-		goto free_bm;
-	}
+	im = bm_image_of(bm);
+	err = bm_image_alloc(&im);
+	/* bm_free() frees what was allocated */
+	bm_image_install(bm, &im);
 	__free_page(probe);
+	if (err)
+		goto free_bm;
 	err = bm_read(bm, rdev);
 	if (err) {
 		pr_warn("md: %s: %s: cannot read the bitmap (%d)\n",
@@ -1042,13 +1087,6 @@ int md_bitmap_create(struct mddev *mddev)
 	/* the re-read superblock must be the one just checked */
 	err = bm_validate(bm, rdev);
 	if (err)
-		goto free_bm;
-
-	err = -ENOMEM;
-	bm->cnt = kvcalloc(bm->chunks, sizeof(*bm->cnt), GFP_KERNEL);
-	bm->page_dirty = bitmap_zalloc(bm->npages, GFP_KERNEL);
-	bm->page_seq = kcalloc(bm->npages, sizeof(*bm->page_seq), GFP_KERNEL);
-	if (!bm->cnt || !bm->page_dirty || !bm->page_seq)
 		goto free_bm;
 
 	/* bits past the last chunk are kept as found and never tested */
@@ -1122,47 +1160,6 @@ static bool bm_fits_all(struct md_bitmap *bm, unsigned int bytes)
 	return true;
 }
 
-struct bm_image {
-	unsigned long chunks;
-	unsigned int shift, bytes, npages;
-	struct page **pages;
-	u32 *cnt;
-	unsigned long *page_dirty;
-	u64 *page_seq;
-};
-
-static void bm_image_free(struct bm_image *im)
-{
-	unsigned int p;
-
-	if (im->pages)
-		for (p = 0; p < im->npages; p++)
-			if (im->pages[p])
-				__free_page(im->pages[p]);
-	kfree(im->pages);
-	kvfree(im->cnt);
-	bitmap_free(im->page_dirty);
-	kfree(im->page_seq);
-}
-
-static int bm_image_alloc(struct bm_image *im)
-{
-	unsigned int p;
-
-	im->pages = kcalloc(im->npages, sizeof(*im->pages), GFP_KERNEL);
-	im->cnt = kvcalloc(im->chunks, sizeof(*im->cnt), GFP_KERNEL);
-	im->page_dirty = bitmap_zalloc(im->npages, GFP_KERNEL);
-	im->page_seq = kcalloc(im->npages, sizeof(*im->page_seq), GFP_KERNEL);
-	if (!im->pages || !im->cnt || !im->page_dirty || !im->page_seq)
-		return -ENOMEM;
-	for (p = 0; p < im->npages; p++) {
-		im->pages[p] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!im->pages[p])
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /*
  * Fill @im from @bm for @old sectors per member growing or shrinking
  * to @sectors: a new chunk's bit is set if any old chunk it holds had
@@ -1194,24 +1191,13 @@ static void bm_image_fill(struct md_bitmap *bm, struct bm_image *im,
 	}
 }
 
-/* Make @im the bitmap's image; bm->lock held. */
+/* Make @im the bitmap's image, @im the old one; bm->lock held. */
 static void bm_image_swap(struct md_bitmap *bm, struct bm_image *im)
 {
-	struct bm_image old = {
-		.chunks = bm->chunks, .npages = bm->npages,
-		.pages = bm->pages, .cnt = bm->cnt,
-		.page_dirty = bm->page_dirty, .page_seq = bm->page_seq,
-	};
+	struct bm_image old = bm_image_of(bm);
 
 	lockdep_assert_held(&bm->lock);
-	bm->chunks = im->chunks;
-	bm->chunk_shift = im->shift;
-	bm->file_bytes = im->bytes;
-	bm->npages = im->npages;
-	bm->pages = im->pages;
-	bm->cnt = im->cnt;
-	bm->page_dirty = im->page_dirty;
-	bm->page_seq = im->page_seq;
+	bm_image_install(bm, im);
 	bitmap_fill(bm->page_dirty, bm->npages);
 	bm_count_bits(bm);
 	*im = old;
