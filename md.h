@@ -243,6 +243,29 @@ static inline bool md_internal_bitmap(struct mddev *mddev)
 	return mddev->bitmap && !mddev->bitmap_file;
 }
 
+/* Usable for IO of any kind: present and not failed. */
+static inline bool md_rdev_alive(struct md_rdev *rdev)
+{
+	return rdev && !test_bit(RD_FAULTY, &rdev->flags);
+}
+
+/* Alive and in sync: holds the array's data everywhere. */
+static inline bool md_rdev_working(struct md_rdev *rdev)
+{
+	return md_rdev_alive(rdev) && test_bit(RD_IN_SYNC, &rdev->flags);
+}
+
+/* Holds valid data over [@sector, @sector + @sectors) (member sectors). */
+static inline bool md_rdev_readable(struct md_rdev *rdev, sector_t sector,
+				    sector_t sectors)
+{
+	if (!md_rdev_alive(rdev))
+		return false;
+	if (test_bit(RD_IN_SYNC, &rdev->flags))
+		return true;
+	return READ_ONCE(rdev->recovery_offset) >= sector + sectors;
+}
+
 struct md_personality {
 	const char *name;
 	int level;
@@ -380,6 +403,19 @@ void md_error(struct mddev *mddev, struct md_rdev *rdev);
  * advertised only while every member stacked so far serves them.
  */
 void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev);
+
+/*
+ * Member slots of personalities that keep an array of RCU pointers the
+ * IO path reads (raid1 mirrors, raid5 disks).  reconfig_mutex held.
+ * md_slot_fill(): HOT_ADD_DISK put @rdev in slot @slot, *@p: out of
+ * sync, recovered from 0.  md_slot_empty(): HOT_REMOVE_DISK, -EBUSY
+ * (and *@p unchanged) if IO still holds @rdev.  md_slot_activate():
+ * spare_active for one member, under mddev->lock: in sync if its
+ * recovery reached the end; returns whether it changed.
+ */
+void md_slot_fill(struct md_rdev __rcu **p, struct md_rdev *rdev, int slot);
+int md_slot_empty(struct md_rdev __rcu **p, struct md_rdev *rdev);
+bool md_slot_activate(struct mddev *mddev, struct md_rdev *rdev);
 /*
  * Bad blocks of a member, in sectors relative to its data_offset.
  * md_rdev_set_badblocks() records [s, s + sectors) unacknowledged and asks

@@ -1149,6 +1149,47 @@ void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev)
 }
 EXPORT_SYMBOL_GPL(md_stack_rdev_limits);
 
+void md_slot_fill(struct md_rdev __rcu **p, struct md_rdev *rdev, int slot)
+{
+	lockdep_assert_held(&rdev->mddev->reconfig_mutex);
+	clear_bit(RD_IN_SYNC, &rdev->flags);
+	rdev->recovery_offset = 0;
+	rdev->raid_disk = slot;
+	/* publishes the initialised rdev to IO-path rcu_dereference() */
+	rcu_assign_pointer(*p, rdev);
+}
+EXPORT_SYMBOL_GPL(md_slot_fill);
+
+int md_slot_empty(struct md_rdev __rcu **p, struct md_rdev *rdev)
+{
+	lockdep_assert_held(&rdev->mddev->reconfig_mutex);
+	if (atomic_read(&rdev->nr_pending))
+		return -EBUSY;
+	RCU_INIT_POINTER(*p, NULL);
+	/*
+	 * IO that loaded the pointer before the store has pinned the
+	 * member (nr_pending) by the end of the grace period; recheck.
+	 */
+	synchronize_rcu();
+	if (atomic_read(&rdev->nr_pending)) {
+		rcu_assign_pointer(*p, rdev);
+		return -EBUSY;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(md_slot_empty);
+
+bool md_slot_activate(struct mddev *mddev, struct md_rdev *rdev)
+{
+	lockdep_assert_held(&mddev->lock);
+	if (!md_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags) ||
+	    rdev->recovery_offset < mddev->dev_sectors)
+		return false;
+	set_bit(RD_IN_SYNC, &rdev->flags);
+	return true;
+}
+EXPORT_SYMBOL_GPL(md_slot_activate);
+
 static void md_stack_limits(struct mddev *mddev)
 {
 	struct request_queue *q = mddev->gendisk->queue;

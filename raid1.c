@@ -84,28 +84,6 @@ static void r1_unpin(struct md_rdev *rdev)
 	}
 }
 
-/* Usable for IO of any kind: present and not failed. */
-static bool r1_rdev_alive(struct md_rdev *rdev)
-{
-	return rdev && !test_bit(RD_FAULTY, &rdev->flags);
-}
-
-/* Holds valid data over [sector, sector + sectors). */
-static bool r1_rdev_readable(struct md_rdev *rdev, sector_t sector,
-			     unsigned int sectors)
-{
-	if (!r1_rdev_alive(rdev))
-		return false;
-	if (test_bit(RD_IN_SYNC, &rdev->flags))
-		return true;
-	return READ_ONCE(rdev->recovery_offset) >= sector + sectors;
-}
-
-static bool r1_rdev_working(struct md_rdev *rdev)
-{
-	return r1_rdev_alive(rdev) && test_bit(RD_IN_SYNC, &rdev->flags);
-}
-
 /* Number of In_sync, non-faulty mirrors. */
 static int r1_working(struct r1conf *conf)
 {
@@ -113,7 +91,7 @@ static int r1_working(struct r1conf *conf)
 
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++)
-		if (r1_rdev_working(rcu_dereference(conf->mirrors[i].rdev)))
+		if (md_rdev_working(rcu_dereference(conf->mirrors[i].rdev)))
 			n++;
 	rcu_read_unlock();
 	return n;
@@ -412,7 +390,7 @@ static int read_balance(struct r1conf *conf, struct r1bio *r1)
 		if (r1->slots[i].state == R1S_ERR)
 			continue;
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
-		if (!r1_rdev_readable(rdev, sector, r1->sectors))
+		if (!md_rdev_readable(rdev, sector, r1->sectors))
 			continue;
 		/* a recorded bad block: that mirror's copy is not trusted */
 		if (md_rdev_is_badblock(rdev, sector, r1->sectors,
@@ -541,7 +519,7 @@ static void r1_write_endio(struct bio *bio)
 	bio_put(bio);
 	if (!status) {
 		slot->state = R1S_OK;
-		if (r1_rdev_working(rdev) ||
+		if (md_rdev_working(rdev) ||
 		    test_bit(R1B_FLUSH, &r1->flags))
 			set_bit(R1B_UPTODATE, &r1->flags);
 	} else if (status == BLK_STS_NOTSUPP &&
@@ -593,7 +571,7 @@ static void r1_write_request(struct r1conf *conf, struct bio *bio)
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++) {
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
-		if (!r1_rdev_alive(rdev))
+		if (!md_rdev_alive(rdev))
 			continue;
 		if (discard && !bdev_max_discard_sectors(rdev->bdev))
 			continue;
@@ -681,7 +659,7 @@ static bool r1_read_good(struct r1conf *conf, int bad, sector_t sector,
 			continue;
 		rcu_read_lock();
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
-		if (!r1_rdev_readable(rdev, sector, sectors)) {
+		if (!md_rdev_readable(rdev, sector, sectors)) {
 			rcu_read_unlock();
 			continue;
 		}
@@ -1255,7 +1233,7 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 		s->role = R1R_NONE;
 		s->state = R1S_UNUSED;
 		s->rewrite = false;
-		if (!r1_rdev_alive(rdev))
+		if (!md_rdev_alive(rdev))
 			continue;
 		if (test_bit(RD_IN_SYNC, &rdev->flags)) {
 			s->role = R1R_SOURCE;
@@ -1380,7 +1358,7 @@ static bool r1_bitmap_sync(struct mddev *mddev, struct r1conf *conf)
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++) {
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
-		if (r1_rdev_alive(rdev) && !test_bit(RD_IN_SYNC, &rdev->flags) &&
+		if (md_rdev_alive(rdev) && !test_bit(RD_IN_SYNC, &rdev->flags) &&
 		    !test_bit(RD_BITMAP_READD, &rdev->flags))
 			ok = false;
 	}
@@ -1465,7 +1443,7 @@ static void raid1_status(struct seq_file *seq, struct mddev *mddev)
 	for (i = 0; i < conf->raid_disks; i++) {
 		struct md_rdev *rdev = rcu_dereference(conf->mirrors[i].rdev);
 
-		seq_putc(seq, r1_rdev_working(rdev) ? 'U' : '_');
+		seq_putc(seq, md_rdev_working(rdev) ? 'U' : '_');
 	}
 	rcu_read_unlock();
 	seq_putc(seq, ']');
@@ -1482,7 +1460,7 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		return;
 	}
-	if (r1_rdev_working(rdev) && r1_working(conf) == 1) {
+	if (md_rdev_working(rdev) && r1_working(conf) == 1) {
 		/* keep the last copy of the data: do not fail it */
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		pr_warn_ratelimited("md/raid1:%s: %pg is the last working mirror, not failing it\n",
@@ -1532,12 +1510,8 @@ static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 		return -EEXIST;
 
 	r1_stack_limits(mddev, rdev);
-	clear_bit(RD_IN_SYNC, &rdev->flags);
-	rdev->recovery_offset = 0;
-	rdev->raid_disk = slot;
 	WRITE_ONCE(conf->mirrors[slot].head, 0);
-	/* publishes the initialised rdev to IO-path rcu_dereference() */
-	rcu_assign_pointer(conf->mirrors[slot].rdev, rdev);
+	md_slot_fill(&conf->mirrors[slot].rdev, rdev, slot);
 	return 0;
 }
 
@@ -1546,24 +1520,17 @@ static int raid1_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
 	struct r1conf *conf = mddev->private;
 	int slot = rdev->raid_disk;
 	unsigned long flags;
+	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (slot < 0 || slot >= conf->raid_disks ||
 	    r1_rdev_locked(conf, slot) != rdev)
 		return 0;
-	if (r1_rdev_working(rdev) || atomic_read(&rdev->nr_pending))
+	if (md_rdev_working(rdev))
 		return -EBUSY;
-
-	RCU_INIT_POINTER(conf->mirrors[slot].rdev, NULL);
-	/*
-	 * IO that loaded the pointer before the store has pinned the
-	 * member by the end of the grace period; recheck.
-	 */
-	synchronize_rcu();
-	if (atomic_read(&rdev->nr_pending)) {
-		rcu_assign_pointer(conf->mirrors[slot].rdev, rdev);
-		return -EBUSY;
-	}
+	err = md_slot_empty(&conf->mirrors[slot].rdev, rdev);
+	if (err)
+		return err;
 	spin_lock_irqsave(&mddev->lock, flags);
 	r1_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
@@ -1581,12 +1548,7 @@ static int raid1_spare_active(struct mddev *mddev)
 	for (i = 0; i < conf->raid_disks; i++) {
 		struct md_rdev *rdev = rcu_dereference(conf->mirrors[i].rdev);
 
-		if (!r1_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags))
-			continue;
-		if (rdev->recovery_offset < mddev->dev_sectors)
-			continue;
-		set_bit(RD_IN_SYNC, &rdev->flags);
-		count++;
+		count += md_slot_activate(mddev, rdev);
 	}
 	rcu_read_unlock();
 	r1_update_degraded(mddev);

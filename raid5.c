@@ -115,16 +115,6 @@ static struct md_rdev *r5_rdev_rcu(struct r5conf *conf, int i)
 	return rcu_dereference(conf->disks[i].rdev);
 }
 
-static bool r5_rdev_alive(struct md_rdev *rdev)
-{
-	return rdev && !test_bit(RD_FAULTY, &rdev->flags);
-}
-
-static bool r5_rdev_working(struct md_rdev *rdev)
-{
-	return r5_rdev_alive(rdev) && test_bit(RD_IN_SYNC, &rdev->flags);
-}
-
 /* Member @i pinned for IO (nr_pending, dropped by r5_unpin()), or NULL. */
 static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
 {
@@ -132,7 +122,7 @@ static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
 
 	rcu_read_lock();
 	rdev = r5_rdev_rcu(conf, i);
-	if (r5_rdev_alive(rdev))
+	if (md_rdev_alive(rdev))
 		atomic_inc(&rdev->nr_pending);
 	else
 		rdev = NULL;
@@ -143,11 +133,7 @@ static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
 /* Holds valid data for the row of @sh. */
 static bool r5_rdev_readable(struct md_rdev *rdev, sector_t sector)
 {
-	if (!r5_rdev_alive(rdev))
-		return false;
-	if (test_bit(RD_IN_SYNC, &rdev->flags))
-		return true;
-	return READ_ONCE(rdev->recovery_offset) >= sector + R5_STRIPE_SECTORS;
+	return md_rdev_readable(rdev, sector, R5_STRIPE_SECTORS);
 }
 
 static void r5_unpin(struct md_rdev *rdev)
@@ -167,7 +153,7 @@ static int r5_working(struct r5conf *conf)
 
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++)
-		if (r5_rdev_working(r5_rdev_rcu(conf, i)))
+		if (md_rdev_working(r5_rdev_rcu(conf, i)))
 			n++;
 	rcu_read_unlock();
 	return n;
@@ -2222,7 +2208,7 @@ static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
 	r5g_map(&conf->geo, asector, &i, &ms);
 	rcu_read_lock();
 	rdev = r5_rdev_rcu(conf, i);
-	if (!r5_rdev_alive(rdev) ||
+	if (!md_rdev_alive(rdev) ||
 	    !(test_bit(RD_IN_SYNC, &rdev->flags) ||
 	      READ_ONCE(rdev->recovery_offset) >= ms + sectors)) {
 		rcu_read_unlock();
@@ -2438,7 +2424,7 @@ static bool r5_needs_recovery(struct r5conf *conf, sector_t start,
 		struct md_rdev *rdev = r5_rdev_rcu(conf, i);
 		sector_t ro;
 
-		if (!r5_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags))
+		if (!md_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags))
 			continue;
 		ro = READ_ONCE(rdev->recovery_offset);
 		if (ro <= start)
@@ -2468,7 +2454,7 @@ static bool r5_bitmap_sync(struct mddev *mddev, struct r5conf *conf, int mode)
 	for (i = 0; i < conf->raid_disks; i++) {
 		struct md_rdev *rdev = r5_rdev_rcu(conf, i);
 
-		if (r5_rdev_alive(rdev) && !test_bit(RD_IN_SYNC, &rdev->flags) &&
+		if (md_rdev_alive(rdev) && !test_bit(RD_IN_SYNC, &rdev->flags) &&
 		    !test_bit(RD_BITMAP_READD, &rdev->flags))
 			ok = false;
 	}
@@ -2788,7 +2774,7 @@ static void raid5_status(struct seq_file *seq, struct mddev *mddev)
 		   conf->raid_disks - READ_ONCE(mddev->degraded));
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++)
-		seq_putc(seq, r5_rdev_working(r5_rdev_rcu(conf, i)) ?
+		seq_putc(seq, md_rdev_working(r5_rdev_rcu(conf, i)) ?
 			 'U' : '_');
 	rcu_read_unlock();
 	seq_putc(seq, ']');
@@ -2805,7 +2791,7 @@ static void raid5_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		return;
 	}
-	if (r5_rdev_working(rdev) &&
+	if (md_rdev_working(rdev) &&
 	    mddev->degraded >= conf->geo.max_degraded) {
 		/* failing it would lose data: keep it, as in-tree */
 		spin_unlock_irqrestore(&mddev->lock, flags);
@@ -2840,11 +2826,7 @@ static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 	/* the bitmap tells what it missed in its own slot only */
 	if (slot != rdev->saved_raid_disk)
 		clear_bit(RD_BITMAP_READD, &rdev->flags);
-	clear_bit(RD_IN_SYNC, &rdev->flags);
-	rdev->recovery_offset = 0;
-	rdev->raid_disk = slot;
-	/* publishes the initialised rdev to IO-path rcu_dereference() */
-	rcu_assign_pointer(conf->disks[slot].rdev, rdev);
+	md_slot_fill(&conf->disks[slot].rdev, rdev, slot);
 	return 0;
 }
 
@@ -2853,20 +2835,17 @@ static int raid5_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
 	struct r5conf *conf = mddev->private;
 	int slot = rdev->raid_disk;
 	unsigned long flags;
+	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (slot < 0 || slot >= conf->raid_disks ||
 	    r5_rdev_locked(conf, slot) != rdev)
 		return 0;
-	if (r5_rdev_working(rdev) || atomic_read(&rdev->nr_pending))
+	if (md_rdev_working(rdev))
 		return -EBUSY;
-	RCU_INIT_POINTER(conf->disks[slot].rdev, NULL);
-	/* IO that loaded the pointer has pinned the member by now */
-	synchronize_rcu();
-	if (atomic_read(&rdev->nr_pending)) {
-		rcu_assign_pointer(conf->disks[slot].rdev, rdev);
-		return -EBUSY;
-	}
+	err = md_slot_empty(&conf->disks[slot].rdev, rdev);
+	if (err)
+		return err;
 	spin_lock_irqsave(&mddev->lock, flags);
 	r5_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
@@ -2881,16 +2860,8 @@ static int raid5_spare_active(struct mddev *mddev)
 
 	spin_lock_irqsave(&mddev->lock, flags);
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++) {
-		struct md_rdev *rdev = r5_rdev_rcu(conf, i);
-
-		if (!r5_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags))
-			continue;
-		if (rdev->recovery_offset < mddev->dev_sectors)
-			continue;
-		set_bit(RD_IN_SYNC, &rdev->flags);
-		count++;
-	}
+	for (i = 0; i < conf->raid_disks; i++)
+		count += md_slot_activate(mddev, r5_rdev_rcu(conf, i));
 	rcu_read_unlock();
 	r5_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
