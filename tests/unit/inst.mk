@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# scripts/install.sh's preflight over sample /proc/mdstat files (a shell
-# test: nothing to build).
+# Shell tests (nothing to build): scripts/install.sh's preflight over
+# sample /proc/mdstat files, and the kernel log filter splat-known.awk.
 UNIT_TESTS += $(UNIT_DIR)/install_preflight.sh
+UNIT_TESTS += $(UNIT_DIR)/splat_known.sh

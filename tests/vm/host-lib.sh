@@ -147,7 +147,8 @@ build_initrd() {
 	mkdir -p "$ov/harness/tests" "$ov/harness/bench" "$ov/harness/fork"
 	install -m 0755 "$VMDIR/guest/init" "$ov/init"
 	install -m 0755 "$VMDIR"/guest/*.sh "$VMDIR/guest/modprobe-guard" "$ov/harness/"
-	install -m 0644 "$VMDIR/lib.sh" "$VMDIR/splat-re" "$ov/harness/"
+	install -m 0644 "$VMDIR/lib.sh" "$VMDIR/splat-re" "$VMDIR/splat-known.awk" \
+		"$ov/harness/"
 	cp "$VMDIR"/tests/*.sh "$ov/harness/tests/" 2>/dev/null || true
 	# subdirectories (e.g. tests/crash) are not run by the glob, only by name
 	find "$VMDIR/tests" -mindepth 1 -maxdepth 1 -type d -exec cp -r {} "$ov/harness/tests/" \;
@@ -375,3 +376,14 @@ _boot_vm_once() {
 # Kernel messages that fail a run wherever they appear: one extended regex,
 # shared with the guest (bench_finish in lib.sh) through the initramfs.
 SPLAT_RE=$(cat "$VMDIR/splat-re")
+
+# splat_lines LOG: the lines of a guest console log that fail a run, after
+# splat-known.awk has taken out the known bugs outside md (the guest's
+# splat_lines in lib.sh does the same with its kernel log).
+splat_lines() {
+	if [ ! -r "$VMDIR/splat-known.awk" ]; then
+		echo "harness: cannot read $VMDIR/splat-known.awk"
+		return 0
+	fi
+	awk -f "$VMDIR/splat-known.awk" "$1" | grep -aE "$SPLAT_RE"
+}

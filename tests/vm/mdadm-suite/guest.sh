@@ -112,7 +112,7 @@ while IFS='	' read -r name note; do
 	sleep 0.5
 	n1=$(wc -l < /tmp/kmsg.all)
 	sed -n "$((n0 + 1)),${n1}p" /tmp/kmsg.all > "$OUT/$name.kernel.log"
-	splat=$(grep -aEf /harness/splat-re "$OUT/$name.kernel.log" | head -n1)
+	splat=$(splat_lines "$OUT/$name.kernel.log" | head -n1)
 	if awk -v s="$secs" -v t="$tmo" 'BEGIN { exit !(s >= t) }'; then
 		st=fail why="timeout after ${tmo}s"
 	elif [ "$rc" = 0 ] && grep -q "tests/$name\.\.\. succeeded" "$OUT/$name.out"; then
