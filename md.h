@@ -116,6 +116,18 @@ enum md_recovery_flag {
 	MDR_FROZEN,		/* sync_action "frozen" */
 };
 
+/* mddev.flags bits */
+enum md_flag {
+	/*
+	 * More members failed than the level survives (raid4/5/6 sets it in
+	 * its error handler, as in-tree sets MD_BROKEN): the core refuses
+	 * writes, starts no recovery, array_state reads "broken" where it
+	 * would read "clean", and failing a member answers -EBUSY.  Cleared
+	 * when the array stops.
+	 */
+	MDF_BROKEN,
+};
+
 /* mddev.sb_flags bits: superblock writes wanted */
 enum md_sb_flag {
 	MD_SB_CHANGE_DEVS,	/* member roles changed */
@@ -171,6 +183,7 @@ struct mddev {
 	int ro;				/* 0 rw, 1 readonly, 2 read-auto */
 	int in_sync;			/* superblock may say clean */
 	unsigned long sb_flags;		/* enum md_sb_flag, atomic bitops */
+	unsigned long flags;		/* enum md_flag, atomic bitops */
 	wait_queue_head_t sb_wait;	/* superblock written, wp opened */
 
 	/* write accounting and safe mode */
@@ -241,6 +254,12 @@ struct mddev {
 static inline bool md_internal_bitmap(struct mddev *mddev)
 {
 	return mddev->bitmap && !mddev->bitmap_file;
+}
+
+/* Too many members failed: see MDF_BROKEN. */
+static inline bool md_broken(struct mddev *mddev)
+{
+	return test_bit(MDF_BROKEN, &mddev->flags);
 }
 
 /* Usable for IO of any kind: present and not failed. */

@@ -387,6 +387,11 @@ static void md_submit_bio(struct bio *bio)
 				bio_endio(bio);
 			goto put;
 		}
+		/* a write would land on too few members to be read back */
+		if (unlikely(md_broken(mddev))) {
+			bio_io_error(bio);
+			goto put;
+		}
 		if (READ_ONCE(mddev->ro) == 2)
 			md_enter_rw(mddev);
 	}
@@ -602,7 +607,9 @@ void md_error(struct mddev *mddev, struct md_rdev *rdev)
 		set_bit(MDR_INTR, &mddev->recovery);
 		wake_up(&mddev->sync_wait);
 	}
-	set_bit(MDR_NEEDED, &mddev->recovery);
+	/* a broken array has nothing to rebuild from */
+	if (!md_broken(mddev))
+		set_bit(MDR_NEEDED, &mddev->recovery);
 	md_wakeup_thread(mddev);
 	md_notify(rdev->sysfs_state);
 	md_new_event();
@@ -1257,6 +1264,7 @@ int md_run(struct mddev *mddev)
 	mddev->in_sync = 1;
 	mddev->degraded = 0;
 	mddev->sb_flags = 0;
+	mddev->flags = 0;
 	core->clean_at = jiffies;
 	core->sm_late = false;
 	spin_unlock_irq(&mddev->lock);
@@ -1358,6 +1366,7 @@ static void md_clear(struct mddev *mddev)
 	mddev->ro = 0;
 	mddev->in_sync = 0;
 	mddev->sb_flags = 0;
+	mddev->flags = 0;
 	mddev->recovery = 0;
 	mddev->resync_offset = 0;
 	mddev->curr_resync = 0;

@@ -400,6 +400,8 @@ static ssize_t array_state_show(struct mddev *mddev, char *page)
 			st = ST_ACTIVE_IDLE;
 		else
 			st = ST_ACTIVE;
+		if (st == ST_CLEAN && md_broken(mddev))
+			st = ST_BROKEN;
 	} else if (list_empty(&mddev->disks) && !mddev->raid_disks &&
 		   !mddev->dev_sectors) {
 		st = ST_CLEAR;
@@ -1079,7 +1081,8 @@ static ssize_t rdev_state_store(struct md_rdev *rdev, const char *buf,
 	if (sysfs_streq(buf, "faulty")) {
 		if (mddev->pers) {
 			md_error(mddev, rdev);
-			if (!test_bit(RD_FAULTY, &rdev->flags))
+			if (!test_bit(RD_FAULTY, &rdev->flags) ||
+			    md_broken(mddev))
 				err = -EBUSY;
 		} else {
 			set_bit(RD_FAULTY, &rdev->flags);

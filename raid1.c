@@ -1214,15 +1214,71 @@ static int r1_sync_mode(struct mddev *mddev)
 }
 
 /*
+ * Does @rdev's bad-block log cover the start of @rs?  Cuts @rs where the
+ * recorded range ends, or where the next one starts, so that each
+ * mirror is bad over all of @rs or over none of it.  Cutting only ever
+ * shortens @rs, so earlier answers for the same @rs stay true.
+ */
+static bool r1_sync_cut_bad(struct r1sync *rs, struct md_rdev *rdev)
+{
+	sector_t first_bad;
+	int bad_sectors;
+
+	if (!md_rdev_is_badblock(rdev, rs->sector, rs->sectors, &first_bad,
+				 &bad_sectors))
+		return false;
+	if (first_bad > rs->sector) {
+		rs->sectors = first_bad - rs->sector;
+		return false;
+	}
+	rs->sectors = min_t(sector_t, rs->sectors,
+			    first_bad + bad_sectors - rs->sector);
+	return true;
+}
+
+/*
+ * Every source has @rs recorded bad: a recovery target would otherwise
+ * be given a copy of nothing and trusted with it.  Record the range on
+ * each target too, or fail a target that cannot record it.
+ */
+static void r1_sync_bad_targets(struct r1sync *rs)
+{
+	struct r1conf *conf = rs->conf;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r1sync_slot *s = &rs->slots[i];
+
+		if (s->role != R1R_TARGET)
+			continue;
+		if (!md_rdev_set_badblocks(s->rdev, rs->sector, rs->sectors)) {
+			pr_warn_ratelimited("md/raid1:%s: no mirror holds sectors %llu+%u and %pg cannot record them bad, failing it\n",
+					    mdname(conf->mddev),
+					    (unsigned long long)rs->sector,
+					    rs->sectors, s->rdev->bdev);
+			md_error(conf->mddev, s->rdev);
+		}
+	}
+}
+
+/*
  * Give each mirror its role for @rs and pin it.  Returns the number of
  * targets for resync/recovery, or of extra sources for check/repair;
- * zero means nothing to do.  For recovery, *next is set to where the
- * nearest target starts when none starts here.
+ * zero means nothing to do.  *next is set to where to go on then: for
+ * recovery, where the nearest target starts when none starts here; past
+ * @rs when a recorded bad range (which may cut @rs) took a source away.
+ *
+ * A mirror whose bad-block log covers @rs holds no trusted copy there
+ * (the write that left it stale was acknowledged on the others), so it
+ * is neither read nor written: reading it would copy stale data over
+ * the good mirrors, and rewriting it could fail it for a range already
+ * accounted for.  Its log keeps reads away as before.
  */
 static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 {
 	struct r1conf *conf = rs->conf;
 	int i, sources = 0, targets = 0;
+	bool bad = false;
 
 	*next = MD_MAX_SECTOR;
 	rcu_read_lock();
@@ -1236,6 +1292,10 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 		if (!md_rdev_alive(rdev))
 			continue;
 		if (test_bit(RD_IN_SYNC, &rdev->flags)) {
+			if (r1_sync_cut_bad(rs, rdev)) {
+				bad = true;
+				continue;
+			}
 			s->role = R1R_SOURCE;
 			sources++;
 		} else if (rs->mode == R1M_RECOVER) {
@@ -1259,8 +1319,13 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 	}
 	rcu_read_unlock();
 
-	if (!sources)
+	if (bad)
+		*next = min(*next, rs->sector + rs->sectors);
+	if (!sources) {
+		if (bad && targets)
+			r1_sync_bad_targets(rs);
 		return 0;
+	}
 	/* resync writes every mirror but the one it reads */
 	if (rs->mode != R1M_RECOVER)
 		return targets + sources - 1;
@@ -1409,7 +1474,7 @@ static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 		return max_sector - sector_nr;
 	}
 	r1_sync_read(rs);
-	return sectors;
+	return rs->sectors;	/* a recorded bad range may have cut it */
 }
 
 static void raid1_close_sync(struct mddev *mddev)

@@ -130,10 +130,28 @@ static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
 	return rdev;
 }
 
-/* Holds valid data for the row of @sh. */
+/*
+ * Holds trusted data over @sectors at member sector @sector: alive,
+ * rebuilt past it, and no range of it recorded in the member's bad-block
+ * log (by this stack, in-tree md, or raid1 before a level change): a
+ * recorded range is stale or unreadable, so the row treats that member
+ * as missing there, as a failed one.
+ */
+static bool r5_rdev_trusted(struct md_rdev *rdev, sector_t sector,
+			    unsigned int sectors)
+{
+	sector_t first_bad;
+	int bad_sectors;
+
+	return md_rdev_readable(rdev, sector, sectors) &&
+	       !md_rdev_is_badblock(rdev, sector, sectors, &first_bad,
+				    &bad_sectors);
+}
+
+/* Holds trusted data for the row at @sector. */
 static bool r5_rdev_readable(struct md_rdev *rdev, sector_t sector)
 {
-	return md_rdev_readable(rdev, sector, R5_STRIPE_SECTORS);
+	return r5_rdev_trusted(rdev, sector, R5_STRIPE_SECTORS);
 }
 
 static void r5_unpin(struct md_rdev *rdev)
@@ -1446,13 +1464,47 @@ static long r5_plan(struct r5conf *conf, struct r5stripe *sh,
 	return 0;
 }
 
-/* Pin and read the members in @mask; READ_WAIT.  Owner. */
-static void r5_issue_reads(struct r5conf *conf, struct r5stripe *sh,
-			   unsigned long mask)
+/*
+ * Pin the members in @mask for reading the row, each only if it still
+ * holds it: r5_plan() looked in an earlier RCU section, and a member may
+ * have been failed and removed, or a spare put in its slot, since.  On
+ * false nothing is pinned: plan again.  Owner.
+ */
+static bool r5_pin_reads(struct r5conf *conf, struct r5stripe *sh,
+			 unsigned long mask)
 {
 	struct md_rdev *rdev;
+	int i, j;
+
+	for_each_set_bit(i, &mask, conf->raid_disks) {
+		rcu_read_lock();
+		rdev = r5_rdev_rcu(conf, i);
+		if (r5_rdev_readable(rdev, sh->sector))
+			atomic_inc(&rdev->nr_pending);
+		else
+			rdev = NULL;
+		rcu_read_unlock();
+		if (!rdev)
+			goto unpin;
+		sh->dev[i].rdev = rdev;
+	}
+	return true;
+unpin:
+	for_each_set_bit(j, &mask, i) {
+		r5_unpin(sh->dev[j].rdev);
+		sh->dev[j].rdev = NULL;
+	}
+	return false;
+}
+
+/* Read the members in @mask; READ_WAIT.  False: plan again.  Owner. */
+static bool r5_issue_reads(struct r5conf *conf, struct r5stripe *sh,
+			   unsigned long mask)
+{
 	int i, n = hweight_long(mask);
 
+	if (!r5_pin_reads(conf, sh, mask))
+		return false;
 	atomic_set(&sh->io_pending, n);
 	sh->state = R5_READ_WAIT;
 	if (sh->op == R5_OP_WRITE) {
@@ -1462,15 +1514,11 @@ static void r5_issue_reads(struct r5conf *conf, struct r5stripe *sh,
 		WRITE_ONCE(w->write_reads, w->write_reads + n);
 	}
 	for_each_set_bit(i, &mask, conf->raid_disks) {
-		rcu_read_lock();
-		rdev = r5_rdev_rcu(conf, i);
-		/* r5_plan() just saw it readable; failing it keeps it pinned */
-		atomic_inc(&rdev->nr_pending);
-		rcu_read_unlock();
 		set_bit(R5D_READ, &sh->dev[i].flags);
-		r5_dev_bio(sh, i, rdev, REQ_OP_READ);
+		r5_dev_bio(sh, i, sh->dev[i].rdev, REQ_OP_READ);
 		submit_bio_noacct(sh->dev[i].bio);
 	}
+	return true;
 }
 
 /* READ_WAIT -> plan again: successful reads make pages uptodate.  Owner. */
@@ -1677,6 +1725,19 @@ static void r5_compute(struct r5conf *conf, struct r5stripe *sh)
 	r5_want_rewrites(conf, sh);
 }
 
+/*
+ * No bad range of the row at @sector recorded on @rdev: worth writing.
+ * Unlike reads, a member still being rebuilt is written everywhere.
+ */
+static bool r5_row_not_bad(struct md_rdev *rdev, sector_t sector)
+{
+	sector_t first_bad;
+	int bad_sectors;
+
+	return !md_rdev_is_badblock(rdev, sector, R5_STRIPE_SECTORS,
+				    &first_bad, &bad_sectors);
+}
+
 /* Issue the writes compute asked for; false if there are none.  Owner. */
 static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 {
@@ -1695,12 +1756,15 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 		if (!test_bit(R5D_WRITE, &dev->flags))
 			continue;
 		rdev = r5_pin_alive(conf, i);
-		if (rdev) {
+		/* a recorded bad range stays missing: no use writing it */
+		if (rdev && r5_row_not_bad(rdev, sh->sector)) {
 			dev->rdev = rdev;
 			mask |= BIT(i);
-		} else {
-			clear_bit(R5D_WRITE, &dev->flags);
+			continue;
 		}
+		if (rdev)
+			r5_unpin(rdev);
+		clear_bit(R5D_WRITE, &dev->flags);
 	}
 	if (!mask)
 		return false;
@@ -1724,13 +1788,16 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 }
 
 /*
- * WRITE_WAIT -> end: a member that failed a write is failed.  If md
- * would not fail it (it is needed), the write did not reach redundancy:
- * the operation fails.  Owner; md_error() does not sleep.
+ * WRITE_WAIT -> end: a member that failed a write is failed.  The write
+ * reached redundancy only if the row, without that member, still has
+ * every page or can rebuild it: otherwise the operation fails, and the
+ * row reads back as an error (too many missing), never as parity
+ * rebuilt from a member that did not take the new data.  Owner;
+ * md_error() does not sleep.
  */
 static bool r5_writes_done(struct r5conf *conf, struct r5stripe *sh)
 {
-	bool ok = true;
+	bool ok = true, failed = false;
 	int i;
 
 	for (i = 0; i < conf->raid_disks; i++) {
@@ -1739,11 +1806,15 @@ static bool r5_writes_done(struct r5conf *conf, struct r5stripe *sh)
 		if (!test_bit(R5D_WRITE, &dev->flags) ||
 		    !test_bit(R5D_WERR, &dev->flags))
 			continue;
+		failed = true;
 		md_error(conf->mddev, dev->rdev);
 		if (!test_bit(RD_FAULTY, &dev->rdev->flags))
 			ok = false;
 	}
 	r5_io_done(conf, sh, R5D_WRITE);
+	if (failed && hweight_long(r5_missing_set(conf, sh)) >
+		      conf->geo.max_degraded)
+		ok = false;
 	return ok;
 }
 
@@ -1885,14 +1956,15 @@ static bool r5_advance(struct r5conf *conf, struct r5stripe *sh)
 {
 	unsigned long toread;
 
-	if (r5_plan(conf, sh, &toread)) {
-		r5_fail_op(conf, sh);
-		return false;
-	}
-	if (toread) {
-		r5_issue_reads(conf, sh, toread);
+	do {
+		if (r5_plan(conf, sh, &toread)) {
+			r5_fail_op(conf, sh);
+			return false;
+		}
+		/* a member that left since the plan is missing now */
+	} while (toread && !r5_issue_reads(conf, sh, toread));
+	if (toread)
 		return true;
-	}
 	r5_compute(conf, sh);
 	if (r5_issue_writes(conf, sh))
 		return true;
@@ -2208,9 +2280,7 @@ static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
 	r5g_map(&conf->geo, asector, &i, &ms);
 	rcu_read_lock();
 	rdev = r5_rdev_rcu(conf, i);
-	if (!md_rdev_alive(rdev) ||
-	    !(test_bit(RD_IN_SYNC, &rdev->flags) ||
-	      READ_ONCE(rdev->recovery_offset) >= ms + sectors)) {
+	if (!r5_rdev_trusted(rdev, ms, sectors)) {
 		rcu_read_unlock();
 		return false;
 	}
@@ -2791,22 +2861,28 @@ static void raid5_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		return;
 	}
-	if (md_rdev_working(rdev) &&
-	    mddev->degraded >= conf->geo.max_degraded) {
-		/* failing it would lose data: keep it, as in-tree */
-		spin_unlock_irqrestore(&mddev->lock, flags);
-		pr_warn_ratelimited("md/raid:%s: %pg is needed for redundancy-less operation, not failing it\n",
-				    mdname(mddev), rdev->bdev);
-		return;
-	}
+	/*
+	 * Always failed, as in-tree since 5.19: a member kept "in sync"
+	 * after it lost a write would have the other members' parity
+	 * rebuild data nobody wrote.  Past the level's redundancy the
+	 * array is broken: rows needing the lost members read as errors,
+	 * writes are refused.
+	 */
 	set_bit(RD_FAULTY, &rdev->flags);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
 	r5_update_degraded(mddev);
 	left = conf->raid_disks - mddev->degraded;
+	if (mddev->degraded > conf->geo.max_degraded)
+		set_bit(MDF_BROKEN, &mddev->flags);
 	spin_unlock_irqrestore(&mddev->lock, flags);
-	pr_crit("md/raid:%s: Disk failure on %pg, disabling device.\n"
-		"md/raid:%s: Operation continuing on %d devices.\n",
-		mdname(mddev), rdev->bdev, mdname(mddev), left);
+	pr_crit("md/raid:%s: Disk failure on %pg, disabling device.\n",
+		mdname(mddev), rdev->bdev);
+	if (md_broken(mddev))
+		pr_crit("md/raid:%s: Cannot continue operation (%d/%d failed).\n",
+			mdname(mddev), mddev->degraded, conf->raid_disks);
+	else
+		pr_crit("md/raid:%s: Operation continuing on %d devices.\n",
+			mdname(mddev), left);
 }
 
 static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Helpers of the fault tests (t9x), sourced after lib.sh and
+# raid5/common.sh.  The invariant every fault test checks: a read returns
+# the last acknowledged data or an error, never other data.
+
+# fault_pattern FILE KIB: KIB KiB of random bytes in FILE
+fault_pattern() {
+	dd if=/dev/urandom of="$1" bs=1k count="$2" 2>/dev/null
+}
+
+# fault_put DEV FILE OFFSET_KIB: write FILE at OFFSET_KIB of DEV, direct;
+# the exit status says whether the write was acknowledged
+fault_put() {
+	dd if="$2" of="$1" bs=4k seek=$(($3 / 4)) oflag=direct conv=notrunc \
+		2>/tmp/fault_put.err
+	_rc=$?
+	[ $_rc -eq 0 ] || { echo "write to $1 at ${3}K failed:"; cat /tmp/fault_put.err; }
+	return $_rc
+}
+
+# fault_read_is DEV OFFSET_KIB KIB FILE [FILE...]: the KIB KiB at
+# OFFSET_KIB of DEV (read direct) fail to read (an error is allowed), or
+# equal one of the FILEs; fails when they read as anything else
+fault_read_is() {
+	_dev=$1 _off=$2 _len=$3
+	shift 3
+	if ! dd if="$_dev" of=/tmp/fault_got bs=1k skip="$_off" count="$_len" \
+		iflag=direct 2>/tmp/fault_read.err; then
+		echo "$_dev at ${_off}K: read error (allowed): $(tail -n1 /tmp/fault_read.err)"
+		return 0
+	fi
+	for _f in "$@"; do
+		if cmp -s /tmp/fault_got "$_f"; then
+			echo "$_dev at ${_off}K reads as $_f"
+			return 0
+		fi
+	done
+	echo "$_dev at ${_off}K: $_len KiB read back as none of: $*"
+	return 1
+}
+
+# fault_data_is DEV OFFSET_KIB KIB FILE: as fault_read_is, but the read
+# must succeed (redundancy remains there)
+fault_data_is() {
+	dd if="$1" of=/tmp/fault_got bs=1k skip="$2" count="$3" iflag=direct \
+		2>/dev/null || { echo "$1 at ${2}K: read error"; return 1; }
+	cmp /tmp/fault_got "$4" || { echo "$1 at ${2}K is not $4"; return 1; }
+	echo "$1 at ${2}K holds $4"
+}
+
+# fault_slice FILE OFFSET_KIB KIB OUT: OUT is that part of FILE
+fault_slice() {
+	dd if="$1" of="$4" bs=1k skip="$2" count="$3" 2>/dev/null
+}
