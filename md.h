@@ -36,6 +36,7 @@
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
@@ -133,6 +134,16 @@ enum md_sb_flag {
 	MD_SB_CHANGE_DEVS,	/* member roles changed */
 	MD_SB_CHANGE_CLEAN,	/* clean/dirty state changed */
 	MD_SB_CHANGE_PENDING,	/* dirty must be durable before writes */
+	/*
+	 * A member failed and the superblocks on disk do not say so yet.
+	 * Personalities hold the completion of every write while it is set
+	 * (raid1 conf->bb_wait, raid5 conf->sb_held): a write acknowledged
+	 * before the failure is durable could be lost to a power cut, after
+	 * which assembly trusts the member that missed it.  Set with the
+	 * member's RD_FAULTY under mddev->lock (md_mark_faulty()); cleared
+	 * by the superblock round whose snapshot saw that member failed.
+	 */
+	MD_SB_FAIL_PENDING,
 };
 
 struct md_personality;
@@ -254,6 +265,31 @@ struct mddev {
 static inline bool md_internal_bitmap(struct mddev *mddev)
 {
 	return mddev->bitmap && !mddev->bitmap_file;
+}
+
+/*
+ * The personality's error handler fails @rdev; mddev->lock held.  (F1)
+ * MD_SB_FAIL_PENDING is set before RD_FAULTY: a write that left the
+ * member out because it saw it faulty reads the flag after its own
+ * completion (through a full barrier, its remaining count) and so
+ * sees it set.  A superblock round clears MD_SB_CHANGE_DEVS under the
+ * same lock before its snapshot and clears the pending bit only if
+ * DEVS stayed clear (md_super_write_all()), so the round that clears it
+ * recorded this member as failed.
+ */
+static inline void md_mark_faulty(struct mddev *mddev, struct md_rdev *rdev)
+{
+	lockdep_assert_held(&mddev->lock);
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	set_bit(MD_SB_FAIL_PENDING, &mddev->sb_flags);
+	smp_mb__before_atomic();			/* (F1) */
+	set_bit(RD_FAULTY, &rdev->flags);
+}
+
+/* Hold write completions: a failure is not on disk yet (see above). */
+static inline bool md_fail_pending(struct mddev *mddev)
+{
+	return test_bit(MD_SB_FAIL_PENDING, &mddev->sb_flags);
 }
 
 /* Too many members failed: see MDF_BROKEN. */
@@ -453,6 +489,26 @@ int md_rdev_is_badblock(struct md_rdev *rdev, sector_t s, int sectors,
 /* raid1 calls these two from any context, hardirq included. */
 void md_done_sync(struct mddev *mddev, int sectors, bool ok);
 void md_wakeup_thread(struct mddev *mddev);
+
+/*
+ * Drop an IO pin (nr_pending) on a member; a failed member losing its
+ * last one may now leave its slot, so the md thread is told.  The flags
+ * are read inside an RCU section: md_slot_empty() waits a grace period
+ * after it sees the count at 0, so the member cannot be freed between
+ * the decrement and that look.  Any context.
+ */
+static inline void md_rdev_unpin(struct md_rdev *rdev)
+{
+	struct mddev *mddev = rdev->mddev;
+
+	rcu_read_lock();
+	if (atomic_dec_and_test(&rdev->nr_pending) &&
+	    test_bit(RD_FAULTY, &rdev->flags) && mddev) {
+		set_bit(MDR_NEEDED, &mddev->recovery);
+		md_wakeup_thread(mddev);
+	}
+	rcu_read_unlock();
+}
 
 static inline const char *mdname(struct mddev *mddev)
 {

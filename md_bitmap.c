@@ -26,7 +26,7 @@
  * Why it is safe.  A set bit means "the members may differ in this
  * chunk".  md_bitmap_startwrite() sets the bits of the chunks a write
  * touches and returns only once every page holding one of them has been
- * written (FUA) to every member; the personality issues member writes
+ * written (PREFLUSH, FUA) to every member; the personality issues member writes
  * after that.  So after a crash any chunk that may have a write only on
  * some members has its bit set on disk, and a resync that visits only
  * set bits restores consistency.  A bit is cleared only when its
@@ -225,6 +225,18 @@ static void bm_io_end(struct bio *bio)
 		complete(&io->batch->done);
 }
 
+/*
+ * A page write flushes the member's cache first (PREFLUSH), as in-tree's
+ * superblock writes do, then is durable itself (FUA).  The flush is what
+ * makes clearing safe: a cleared bit says the members agree on a chunk,
+ * which is true only once the writes that made them agree have left the
+ * members' volatile caches; without it the bit could reach the platter
+ * first, and a power cut would leave mirrors that differ with nothing
+ * telling a resync to look.
+ */
+#define BM_PAGE_OPF	(REQ_OP_WRITE | REQ_SYNC | REQ_PREFLUSH | REQ_FUA | \
+			 REQ_META)
+
 /* Write page @p to every member, or with @which the pages set in it. */
 static void bm_write_round(struct md_bitmap *bm, struct bm_io *ios,
 			   unsigned int max, unsigned long *which, int p_only)
@@ -245,7 +257,7 @@ static void bm_write_round(struct md_bitmap *bm, struct bm_io *ios,
 			if (p_only >= 0 ? (int)p != p_only : !test_bit(p, which))
 				continue;
 			bio_init(&ios[n].bio, rdev->bdev, &ios[n].bvec, 1,
-				 REQ_OP_WRITE | REQ_SYNC | REQ_FUA | REQ_META);
+				 BM_PAGE_OPF);
 			ios[n].bio.bi_iter.bi_sector =
 				rdev->sb_start + bm->offset + p * (PAGE_SIZE >> 9);
 			__bio_add_page(&ios[n].bio, bm->pages[p],
@@ -291,8 +303,7 @@ static void bm_write_serial(struct md_bitmap *bm, unsigned long *which,
 				if (!bm_member(bm, rdev))
 					continue;
 				bio_init(&bio, rdev->bdev, &bvec, 1,
-					 REQ_OP_WRITE | REQ_SYNC | REQ_FUA |
-					 REQ_META);
+					 BM_PAGE_OPF);
 				bio.bi_iter.bi_sector = rdev->sb_start +
 					bm->offset + p * (PAGE_SIZE >> 9);
 				__bio_add_page(&bio, bm->pages[p],

@@ -646,7 +646,8 @@ static void md_thread_work(struct mddev *mddev)
 	if (test_and_clear_bit(MDC_CHECKPOINT, &core->core_flags) ||
 	    (READ_ONCE(mddev->sb_flags) & (BIT(MD_SB_CHANGE_DEVS) |
 					    BIT(MD_SB_CHANGE_CLEAN) |
-					    BIT(MD_SB_CHANGE_PENDING))))
+					    BIT(MD_SB_CHANGE_PENDING) |
+					    BIT(MD_SB_FAIL_PENDING))))
 		md_update_sb(mddev);
 
 	md_check_recovery(mddev);

@@ -114,6 +114,13 @@ int md_super_read_page(struct md_rdev *rdev, sector_t sector)
 	return ret;
 }
 
+/* Was the member in sync, or rebuilt from the bitmap, when it left? */
+static bool sb_readd_whole(u32 features)
+{
+	return !(features & MD_FEATURE_RECOVERY_OFFSET) ||
+	       (features & MD_FEATURE_RECOVERY_BITMAP);
+}
+
 static const char *sb_feature_refusal(u32 features, u32 level)
 {
 	if (features & ~MD_FEATURE_ALL)
@@ -429,8 +436,13 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 		/*
 		 * With a bitmap, a former member that left no earlier than
 		 * the last clearing misses only chunks whose bits are set.
+		 * Not one that left part-way through a full rebuild (a
+		 * recovery offset, and no RECOVERY_BITMAP saying the rebuild
+		 * was itself the bitmap's): past that offset it never held
+		 * the data, whatever the bits say.  It is rebuilt in full.
 		 */
 		if (role_is_slot(role) && role < mddev->raid_disks &&
+		    sb_readd_whole(features) &&
 		    md_bitmap_readd_ok(mddev, events)) {
 			rdev->saved_raid_disk = role;
 			set_bit(RD_BITMAP_READD, &rdev->flags);
@@ -879,12 +891,16 @@ void md_super_write_all(struct mddev *mddev)
 		clear_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 		clear_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
 		clear_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags);
+		clear_bit(MD_SB_FAIL_PENDING, &mddev->sb_flags);
 		wake_up(&mddev->sb_wait);
 		return;
 	}
 repeat:
+	/* under the lock md_mark_faulty() holds: see (F1) in md.h */
+	spin_lock_irq(&mddev->lock);
 	clear_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	clear_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
+	spin_unlock_irq(&mddev->lock);
 	sb_snapshot(mddev, &st, true);
 
 	rdev_for_each(rdev, mddev)
@@ -930,6 +946,12 @@ written:
 	again = new_faulty || (st.clean && !mddev->in_sync);
 	if (!again)
 		clear_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags);
+	/*
+	 * Members failed after this round's snapshot set DEVS again: the
+	 * next round records them; only then may held writes complete.
+	 */
+	if (!again && !test_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags))
+		clear_bit(MD_SB_FAIL_PENDING, &mddev->sb_flags);
 	spin_unlock_irq(&mddev->lock);
 	if (again)
 		goto repeat;

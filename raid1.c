@@ -72,18 +72,6 @@ static sector_t r1_to_bucket_end(sector_t sector)
 	return R1_BUCKET_SECTORS - (sector & (R1_BUCKET_SECTORS - 1));
 }
 
-/* Drop an IO pin; a failed member losing its last one may now go. */
-static void r1_unpin(struct md_rdev *rdev)
-{
-	struct mddev *mddev = rdev->mddev;
-
-	if (atomic_dec_and_test(&rdev->nr_pending) &&
-	    test_bit(RD_FAULTY, &rdev->flags) && mddev) {
-		set_bit(MDR_NEEDED, &mddev->recovery);
-		md_wakeup_thread(mddev);
-	}
-}
-
 /* Number of In_sync, non-faulty mirrors. */
 static int r1_working(struct r1conf *conf)
 {
@@ -450,7 +438,7 @@ static void r1_read_endio(struct bio *bio)
 
 	bio_put(bio);
 	if (!status) {
-		r1_unpin(rdev);
+		md_rdev_unpin(rdev);
 		r1_finish(r1, BLK_STS_OK);
 		return;
 	}
@@ -487,24 +475,57 @@ static void r1_read_request(struct r1conf *conf, struct bio *bio)
 	}
 }
 
+/* What a write whose clones are all done (or handled) returns. */
+static blk_status_t r1_write_status(struct r1bio *r1)
+{
+	int i;
+
+	if (test_bit(R1B_UPTODATE, &r1->flags))
+		return BLK_STS_OK;
+	for (i = 0; i < r1->conf->raid_disks; i++)
+		if (r1->slots[i].state == R1S_NOTSUPP)
+			return BLK_STS_NOTSUPP;
+	return BLK_STS_IOERR;
+}
+
+/*
+ * Hold a finished write on conf->bb_wait until the superblocks record
+ * the member failure that is pending (MD_SB_FAIL_PENDING): counted in
+ * nr_queued, as parked requests are, since it does no IO while it
+ * waits.  r1_bb_wait_done() completes it.  Any context.
+ */
+static void r1_hold_for_sb(struct r1bio *r1)
+{
+	struct r1conf *conf = r1->conf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->lock, flags);
+	list_add_tail(&r1->retry, &conf->bb_wait);
+	conf->nr_queued[r1->bucket]++;
+	/* freeze_bucket() waits for nr_pending == nr_queued */
+	wake_up(&conf->wait);
+	spin_unlock_irqrestore(&conf->lock, flags);
+	md_wakeup_thread(conf->mddev);
+}
+
 /* All clones of a write are done. */
 static void r1_write_done(struct r1bio *r1)
 {
-	struct r1conf *conf = r1->conf;
-	bool notsupp = false;
-	int i;
-
 	if (test_bit(R1B_ERRORS, &r1->flags)) {
 		r1_queue_retry(r1);
 		return;
 	}
-	for (i = 0; i < conf->raid_disks; i++)
-		if (r1->slots[i].state == R1S_NOTSUPP)
-			notsupp = true;
-	if (test_bit(R1B_UPTODATE, &r1->flags))
-		r1_finish(r1, BLK_STS_OK);
-	else
-		r1_finish(r1, notsupp ? BLK_STS_NOTSUPP : BLK_STS_IOERR);
+	/*
+	 * A member failed and the superblocks do not say so yet: if this
+	 * write left it out, acknowledging it now could lose it to a power
+	 * cut.  Full barrier before: the last remaining count; see (F1).
+	 */
+	if (!test_bit(R1B_FLUSH, &r1->flags) &&
+	    md_fail_pending(r1->conf->mddev)) {
+		r1_hold_for_sb(r1);
+		return;
+	}
+	r1_finish(r1, r1_write_status(r1));
 }
 
 static void r1_write_endio(struct bio *bio)
@@ -534,7 +555,7 @@ static void r1_write_endio(struct bio *bio)
 		keep_pin = true;
 	}
 	if (!keep_pin)
-		r1_unpin(rdev);
+		md_rdev_unpin(rdev);
 	/*
 	 * Full barrier: orders our slot store before the count reaches
 	 * zero; pairs with the same barrier in the last completer, which
@@ -666,7 +687,7 @@ static bool r1_read_good(struct r1conf *conf, int bad, sector_t sector,
 		atomic_inc(&rdev->nr_pending);
 		rcu_read_unlock();
 		ok = r1_page_io(rdev, sector, sectors, page, REQ_OP_READ);
-		r1_unpin(rdev);
+		md_rdev_unpin(rdev);
 		if (ok)
 			return true;
 	}
@@ -740,7 +761,16 @@ static void r1_handle_read_error(struct r1conf *conf, struct r1bio *r1)
 		else
 			fix_read_error(conf, r1, bad);
 	}
-	r1_unpin(rdev);
+	/*
+	 * A failfast read failed on what is (or was just kept as) the last
+	 * working mirror: a failfast error may be a slow moment, not a bad
+	 * range, so read it once more, without failfast (r1_clone() sets
+	 * it only while another mirror works), before failing the read.
+	 */
+	if (r1->slots[bad].failfast && !test_bit(RD_FAULTY, &rdev->flags) &&
+	    r1_working(conf) <= 1)
+		r1->slots[bad].state = R1S_UNUSED;
+	md_rdev_unpin(rdev);
 
 	r1_unqueue(r1);
 	if (!r1_submit_read(r1)) {
@@ -782,9 +812,10 @@ static void r1_handle_write_error(struct r1conf *conf, struct r1bio *r1)
 			continue;
 		}
 		md_error(conf->mddev, rdev);
-		r1_unpin(rdev);
+		md_rdev_unpin(rdev);
 	}
-	if (park) {
+	/* a member failed: complete once the superblocks record it */
+	if (park || md_fail_pending(conf->mddev)) {
 		/* stays counted in nr_queued: it does no IO while it waits */
 		spin_lock_irq(&conf->lock);
 		list_add_tail(&r1->retry, &conf->bb_wait);
@@ -793,15 +824,15 @@ static void r1_handle_write_error(struct r1conf *conf, struct r1bio *r1)
 		return;
 	}
 	r1_unqueue(r1);
-	r1_finish(r1, test_bit(R1B_UPTODATE, &r1->flags) ?
-		  BLK_STS_OK : BLK_STS_IOERR);
+	r1_finish(r1, r1_write_status(r1));
 }
 
 /*
  * Finish the requests on conf->bb_wait whose bad blocks are now
  * acknowledged (stored with the superblock), or whose member failed
- * meanwhile.  Runs in the worker, kicked by raid1_daemon() after each
- * superblock write of the md thread.
+ * meanwhile, once no member failure is waiting for its superblock
+ * write either.  Runs in the worker, kicked by raid1_daemon() after
+ * each superblock write of the md thread.
  */
 static void r1_bb_wait_done(struct r1conf *conf)
 {
@@ -809,6 +840,8 @@ static void r1_bb_wait_done(struct r1conf *conf)
 	LIST_HEAD(done);
 	int i;
 
+	if (md_fail_pending(conf->mddev))
+		return;
 	spin_lock_irq(&conf->lock);
 	list_for_each_entry_safe(r1, tmp, &conf->bb_wait, retry) {
 		bool ready = true;
@@ -831,10 +864,9 @@ static void r1_bb_wait_done(struct r1conf *conf)
 		list_del_init(&r1->retry);
 		for (i = 0; i < conf->raid_disks; i++)
 			if (r1->slots[i].state == R1S_BADBLOCK)
-				r1_unpin(r1->slots[i].rdev);
+				md_rdev_unpin(r1->slots[i].rdev);
 		r1_unqueue(r1);
-		r1_finish(r1, test_bit(R1B_UPTODATE, &r1->flags) ?
-			  BLK_STS_OK : BLK_STS_IOERR);
+		r1_finish(r1, r1_write_status(r1));
 	}
 }
 
@@ -958,7 +990,7 @@ static void r1_sync_finish(struct r1sync *rs, bool ok)
 			bio_uninit(rs->slots[i].bio);	/* blkg reference */
 		if (rs->slots[i].role == R1R_NONE)
 			continue;
-		r1_unpin(rs->slots[i].rdev);
+		md_rdev_unpin(rs->slots[i].rdev);
 		rs->slots[i].role = R1R_NONE;
 	}
 	lower_barrier(conf, idx, rs);
@@ -1466,7 +1498,7 @@ static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 	if (!r1_sync_roles(rs, &next)) {
 		for (i = 0; i < conf->raid_disks; i++)
 			if (rs->slots[i].role != R1R_NONE)
-				r1_unpin(rs->slots[i].rdev);
+				md_rdev_unpin(rs->slots[i].rdev);
 		lower_barrier(conf, rs->bucket, rs);
 		*skipped = true;
 		if (next > sector_nr && next < max_sector)
@@ -1532,7 +1564,7 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 				    mdname(mddev), rdev->bdev);
 		return;
 	}
-	set_bit(RD_FAULTY, &rdev->flags);
+	md_mark_faulty(mddev, rdev);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
 	r1_update_degraded(mddev);
 	left = conf->raid_disks - mddev->degraded;

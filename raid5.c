@@ -59,6 +59,10 @@
  *                                           READBACK_WAIT; else r5_end_op()
  *   READBACK_WAIT last read-back completed  r5_readback_done() (failed
  *                                           again: md_error()), r5_end_op()
+ *   (write done) a member failure is not    r5_sb_hold() -> SB_WAIT
+ *                on disk yet                (conf->sb_held)
+ *   SB_WAIT      the superblocks record it  raid5_daemon() requeues;
+ *                                           r5_end_op()
  *   IDLE         nothing pending            r5_release(): drop ownership
  *
  * r5_plan() is idempotent: it looks at which pages are uptodate and which
@@ -115,7 +119,7 @@ static struct md_rdev *r5_rdev_rcu(struct r5conf *conf, int i)
 	return rcu_dereference(conf->disks[i].rdev);
 }
 
-/* Member @i pinned for IO (nr_pending, dropped by r5_unpin()), or NULL. */
+/* Member @i pinned for IO (nr_pending, dropped by md_rdev_unpin()), or NULL. */
 static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
 {
 	struct md_rdev *rdev;
@@ -152,17 +156,6 @@ static bool r5_rdev_trusted(struct md_rdev *rdev, sector_t sector,
 static bool r5_rdev_readable(struct md_rdev *rdev, sector_t sector)
 {
 	return r5_rdev_trusted(rdev, sector, R5_STRIPE_SECTORS);
-}
-
-static void r5_unpin(struct md_rdev *rdev)
-{
-	struct mddev *mddev = rdev->mddev;
-
-	if (atomic_dec_and_test(&rdev->nr_pending) &&
-	    test_bit(RD_FAULTY, &rdev->flags) && mddev) {
-		set_bit(MDR_NEEDED, &mddev->recovery);
-		md_wakeup_thread(mddev);
-	}
 }
 
 static int r5_working(struct r5conf *conf)
@@ -1165,7 +1158,7 @@ static void r5_io_done(struct r5conf *conf, struct r5stripe *sh, int flag)
 		if (!test_bit(flag, &dev->flags) || !dev->rdev)
 			continue;
 		bio_uninit(dev->bio);
-		r5_unpin(dev->rdev);
+		md_rdev_unpin(dev->rdev);
 		dev->rdev = NULL;
 	}
 }
@@ -1491,7 +1484,7 @@ static bool r5_pin_reads(struct r5conf *conf, struct r5stripe *sh,
 	return true;
 unpin:
 	for_each_set_bit(j, &mask, i) {
-		r5_unpin(sh->dev[j].rdev);
+		md_rdev_unpin(sh->dev[j].rdev);
 		sh->dev[j].rdev = NULL;
 	}
 	return false;
@@ -1581,6 +1574,9 @@ static void r5_want_rewrites(struct r5conf *conf, struct r5stripe *sh)
 {
 	int i;
 
+	/* read-only and read-auto arrays are not written, not even to fix */
+	if (READ_ONCE(conf->mddev->ro))
+		return;
 	for (i = 0; i < conf->raid_disks; i++)
 		if (test_bit(R5D_RERR, &sh->dev[i].flags) &&
 		    test_bit(R5D_UPTODATE, &sh->dev[i].flags))
@@ -1763,7 +1759,7 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 			continue;
 		}
 		if (rdev)
-			r5_unpin(rdev);
+			md_rdev_unpin(rdev);
 		clear_bit(R5D_WRITE, &dev->flags);
 	}
 	if (!mask)
@@ -2034,18 +2030,75 @@ static void r5_row_wait(struct r5conf *conf, struct r5stripe *sh)
 	r5_row_wait_check(conf, atomic_read(&conf->writes));
 }
 
-/* Worker 0: BITMAP_WAIT stripes whose bits are on disk go back to work. */
+/* Every SB_WAIT stripe goes back to its worker. */
+static void r5_sb_unhold(struct r5conf *conf)
+{
+	LIST_HEAD(ready);
+
+	spin_lock_irq(&conf->lock);
+	list_splice_init(&conf->sb_held, &ready);
+	spin_unlock_irq(&conf->lock);
+	r5_queue_list(conf, &ready);
+}
+
+/*
+ * A write operation is done, but a member failed and the superblocks do
+ * not say so yet (MD_SB_FAIL_PENDING): acknowledging it now could lose
+ * it to a power cut that reassembles the stale member as in sync.  Park
+ * the stripe, owned, on conf->sb_held; raid5_daemon() sends it on after
+ * the superblock write.  (S1) The add, then a full barrier, then a
+ * second look at the flag; the round clears the flag before the md
+ * thread calls the daemon, which takes conf->lock: one of the two sees
+ * the other and the stripe is not forgotten.
+ */
+static void r5_sb_hold(struct r5conf *conf, struct r5stripe *sh)
+{
+	sh->state = R5_SB_WAIT;
+	spin_lock_irq(&conf->lock);
+	list_add_tail(&sh->lru, &conf->sb_held);
+	spin_unlock_irq(&conf->lock);
+	md_wakeup_thread(conf->mddev);
+	smp_mb();					/* (S1) */
+	if (!md_fail_pending(conf->mddev))
+		r5_sb_unhold(conf);
+}
+
+/* md thread, after its superblock work: release what that recorded. */
+static void raid5_daemon(struct mddev *mddev)
+{
+	struct r5conf *conf = mddev->private;
+
+	if (conf && !md_fail_pending(mddev) &&
+	    !list_empty_careful(&conf->sb_held))
+		r5_sb_unhold(conf);
+}
+
+/*
+ * Worker 0: BITMAP_WAIT stripes whose bits are on disk go back to work.
+ * The round that woke us took conf->bm_wake off flush_wait; stripes that
+ * need a later round (they were held while the entry was still queued,
+ * so r5_bitmap_hold() did not queue it again) would get no wake-up: put
+ * the entry back for the oldest stamp still needed.  If that round has
+ * already ended, look again.
+ */
 static void r5_unhold_all(struct r5conf *conf)
 {
 	struct md_bitmap *bm = conf->mddev->bitmap;
 	struct r5stripe *sh, *tmp;
 	LIST_HEAD(ready);
+	u64 next;
 
-	spin_lock_irq(&conf->lock);
-	list_for_each_entry_safe(sh, tmp, &conf->bm_held, lru)
-		if (md_bitmap_written(bm, sh->bm_need))
-			list_move_tail(&sh->lru, &ready);
-	spin_unlock_irq(&conf->lock);
+	do {
+		next = 0;
+		spin_lock_irq(&conf->lock);
+		list_for_each_entry_safe(sh, tmp, &conf->bm_held, lru) {
+			if (md_bitmap_written(bm, sh->bm_need))
+				list_move_tail(&sh->lru, &ready);
+			else if (!next || sh->bm_need < next)
+				next = sh->bm_need;
+		}
+		spin_unlock_irq(&conf->lock);
+	} while (next && md_bitmap_notify(bm, next, &conf->bm_wake));
 	r5_queue_list(conf, &ready);
 }
 
@@ -2058,6 +2111,16 @@ static int r5_bitmap_wake(struct wait_queue_entry *wqe, unsigned int mode,
 	list_del_init(&wqe->entry);
 	queue_work(conf->wq, &conf->workers[0].work);
 	return 0;
+}
+
+/*
+ * A write operation must wait for the superblocks (r5_sb_hold()).  Full
+ * barrier before: the last member completion's io_pending count; see
+ * (F1) in md.h.
+ */
+static bool r5_must_hold(struct r5conf *conf, struct r5stripe *sh)
+{
+	return sh->op == R5_OP_WRITE && md_fail_pending(conf->mddev);
 }
 
 /* One step of an owned stripe (worker). */
@@ -2102,11 +2165,24 @@ static void r5_handle(struct r5conf *conf, struct r5stripe *sh)
 			sh->write_ok = r5_writes_done(conf, sh);
 			if (r5_issue_readback(conf, sh))
 				return;
+			if (r5_must_hold(conf, sh)) {
+				r5_sb_hold(conf, sh);
+				return;
+			}
 			r5_end_op(conf, sh, sh->write_ok ? BLK_STS_OK :
 				  BLK_STS_IOERR);
 			break;
 		case R5_READBACK_WAIT:
 			r5_readback_done(conf, sh);
+			if (r5_must_hold(conf, sh)) {
+				r5_sb_hold(conf, sh);
+				return;
+			}
+			r5_end_op(conf, sh, sh->write_ok ? BLK_STS_OK :
+				  BLK_STS_IOERR);
+			break;
+		case R5_SB_WAIT:
+			/* raid5_daemon(): the failure is on disk */
 			r5_end_op(conf, sh, sh->write_ok ? BLK_STS_OK :
 				  BLK_STS_IOERR);
 			break;
@@ -2155,7 +2231,7 @@ static void r5_direct_endio(struct bio *bio)
 	struct r5conf *conf = rc->req->conf;
 	unsigned long flags;
 
-	r5_unpin(rc->rdev);
+	md_rdev_unpin(rc->rdev);
 	if (!bio->bi_status) {
 		struct r5req *req = rc->req;
 
@@ -2323,7 +2399,7 @@ static void r5_flush_members(struct r5conf *conf)
 			 REQ_OP_WRITE | REQ_PREFLUSH | REQ_SYNC);
 		submit_bio_wait(&bio);
 		bio_uninit(&bio);
-		r5_unpin(rdev);
+		md_rdev_unpin(rdev);
 	}
 }
 
@@ -2868,7 +2944,7 @@ static void raid5_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 	 * array is broken: rows needing the lost members read as errors,
 	 * writes are refused.
 	 */
-	set_bit(RD_FAULTY, &rdev->flags);
+	md_mark_faulty(mddev, rdev);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
 	r5_update_degraded(mddev);
 	left = conf->raid_disks - mddev->degraded;
@@ -2883,6 +2959,33 @@ static void raid5_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 	else
 		pr_crit("md/raid:%s: Operation continuing on %d devices.\n",
 			mdname(mddev), left);
+}
+
+static void r5_set_limits(struct mddev *mddev, struct r5conf *conf)
+{
+	struct request_queue *q;
+
+	if (!mddev->gendisk)
+		return;
+	q = mddev->gendisk->queue;
+	/*
+	 * Every request is cut into chunks and rows here, so the members'
+	 * request limits (brd: 127 KiB, 128 segments) do not apply to the
+	 * array; stacking them would split a 1 MiB read into nine bios
+	 * before it reaches us.
+	 */
+	blk_queue_max_hw_sectors(q, UINT_MAX);
+	blk_queue_max_segments(q, USHRT_MAX);
+	blk_queue_io_min(q, conf->geo.chunk_sectors << SECTOR_SHIFT);
+	blk_queue_io_opt(q, (conf->geo.chunk_sectors << SECTOR_SHIFT) *
+			 conf->geo.data_disks);
+	/*
+	 * No discard, secure erase or write-zeroes: parity would have to
+	 * follow them, and make_request refuses them.
+	 */
+	blk_queue_max_discard_sectors(q, 0);
+	blk_queue_max_secure_erase_sectors(q, 0);
+	blk_queue_max_write_zeroes_sectors(q, 0);
 }
 
 static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
@@ -2903,6 +3006,9 @@ static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 	if (slot != rdev->saved_raid_disk)
 		clear_bit(RD_BITMAP_READD, &rdev->flags);
 	md_slot_fill(&conf->disks[slot].rdev, rdev, slot);
+	/* the spare's block sizes and alignment; then our own limits again */
+	md_stack_rdev_limits(mddev, rdev);
+	r5_set_limits(mddev, conf);
 	return 0;
 }
 
@@ -3050,29 +3156,6 @@ static void raid5_free_conf(struct r5conf *conf)
 	kfree(conf);
 }
 
-static void r5_set_limits(struct mddev *mddev, struct r5conf *conf)
-{
-	struct request_queue *q;
-
-	if (!mddev->gendisk)
-		return;
-	q = mddev->gendisk->queue;
-	/*
-	 * Every request is cut into chunks and rows here, so the members'
-	 * request limits (brd: 127 KiB, 128 segments) do not apply to the
-	 * array; stacking them would split a 1 MiB read into nine bios
-	 * before it reaches us.
-	 */
-	blk_queue_max_hw_sectors(q, UINT_MAX);
-	blk_queue_max_segments(q, USHRT_MAX);
-	blk_queue_io_min(q, conf->geo.chunk_sectors << SECTOR_SHIFT);
-	blk_queue_io_opt(q, (conf->geo.chunk_sectors << SECTOR_SHIFT) *
-			 conf->geo.data_disks);
-	/* no discard or write-zeroes: parity would have to follow them */
-	blk_queue_max_discard_sectors(q, 0);
-	blk_queue_max_write_zeroes_sectors(q, 0);
-}
-
 /* Attach the members to their slots; -EINVAL on a conflict. */
 static int r5_attach_members(struct mddev *mddev, struct r5conf *conf)
 {
@@ -3183,6 +3266,7 @@ static int raid5_run(struct mddev *mddev)
 	bio_list_init(&conf->flushes);
 	INIT_WORK(&conf->flush_work, r5_flush_work);
 	INIT_LIST_HEAD(&conf->bm_held);
+	INIT_LIST_HEAD(&conf->sb_held);
 	init_waitqueue_func_entry(&conf->bm_wake, r5_bitmap_wake);
 	INIT_LIST_HEAD(&conf->bm_wake.entry);
 	for (i = 0; i < R5_STREAMS; i++)
@@ -3314,6 +3398,7 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	.make_request	= raid5_make_request,		\
 	.status		= raid5_status,			\
 	.error_handler	= raid5_error_handler,		\
+	.daemon		= raid5_daemon,			\
 	.hot_add_disk	= raid5_hot_add_disk,		\
 	.hot_remove_disk = raid5_hot_remove_disk,	\
 	.spare_active	= raid5_spare_active,		\

@@ -175,6 +175,7 @@ enum r5_state {
 	R5_READBACK_WAIT,	/* reads of rewritten pages in flight */
 	R5_BITMAP_WAIT,		/* writes wait for bitmap bits; conf->bm_held */
 	R5_ROW_WAIT,		/* writes wait for the rest of their row */
+	R5_SB_WAIT,		/* done writes wait for a failure's sb write */
 };
 
 /* What the current operation serves. */
@@ -205,7 +206,8 @@ struct r5stripe {
 	struct hlist_node hash;		/* conf->hash; shard lock */
 	/*
 	 * shard->inactive (count 0, shard lock), a worker's handle list
-	 * (its lock), conf->bm_held or conf->row_wait (conf->lock) or a
+	 * (its lock), conf->bm_held, conf->row_wait or conf->sb_held
+	 * (conf->lock) or a
 	 * plug's list (the plugged task)
 	 */
 	struct list_head lru;
@@ -321,6 +323,8 @@ struct r5conf {
 	struct list_head bm_held;
 	/* on the bitmap's flush_wait while stripes are held (r5_bitmap_wake) */
 	struct wait_queue_entry bm_wake;
+	/* R5_SB_WAIT stripes, owned; conf->lock */
+	struct list_head sb_held;
 
 	/*
 	 * Sequential streams (raid5.c "Whole rows from a stream"): the end
