@@ -15,7 +15,7 @@ KDIR ?= /usr/src/linux-headers-$(KABI)
 .PHONY: all modules setup clean check unit model vm-check demo bench \
 	bench-throttle checkpatch sparse install uninstall dkms-install \
 	dkms-remove dkms-check check-slow mdadm-suite check-debug debug-kernel \
-	bench-report check-debug-bite
+	bench-report check-debug-bite torture
 
 all: modules
 
@@ -74,6 +74,14 @@ check-debug-bite: $(CACHE)/kabi.mk
 
 debug-kernel: $(CACHE)/kabi.mk
 	$(SRC)/scripts/debug-kernel.sh
+
+# Randomized faults under a verifying load (issue 31), both
+# implementations, TORTURE_MIN minutes each (5), from TORTURE_SEED (the
+# clock); not part of make check.
+torture: $(CACHE)/kabi.mk
+	$(if $(TORTURE_MIN),TORTURE_MIN=$(TORTURE_MIN)) \
+	$(if $(TORTURE_SEED),TORTURE_SEED=$(TORTURE_SEED)) \
+	$(SRC)/tests/vm/run-torture
 
 # These scripts build the modules themselves, after they have said which
 # VM accelerator they use.

@@ -479,8 +479,9 @@ void md_check_recovery(struct mddev *mddev)
 		set_bit(MDR_NEEDED, &mddev->recovery);
 		set_bit(MDC_RETRY, &core->core_flags);
 	}
+	/* broken: too few members left to rebuild or check anything from */
 	if (mddev->ro || test_bit(MDR_FROZEN, &mddev->recovery) ||
-	    !mddev->pers->sync_request)
+	    !mddev->pers->sync_request || md_broken(mddev))
 		goto write_sb;
 
 	spares = md_add_spares(mddev);

@@ -55,7 +55,7 @@ partial_rebuild() {
 	done
 	echo "d1's superblock: Recovery Offset ${_ro:-none}; $(cat $SYS/sync_completed)"
 	[ -n "$_ro" ] || return 1
-	mdadm $MD --fail /dev/mapper/d1 && mdadm $MD --remove /dev/mapper/d1 || return 1
+	mdadm $MD --fail /dev/mapper/d1 && fault_remove $MD /dev/mapper/d1 || return 1
 	mdadm --examine /dev/mapper/d1 | grep -E 'Recovery Offset|Events|Device Role'
 }
 

@@ -54,3 +54,14 @@ fault_data_is() {
 fault_slice() {
 	dd if="$1" of="$4" bs=1k skip="$2" count="$3" 2>/dev/null
 }
+
+# fault_remove MD DEV: mdadm --remove, retried for 20 s while the member
+# is still busy (a sync it was part of is being stopped)
+fault_remove() {
+	_i=0
+	while ! mdadm "$1" --remove "$2" 2>/tmp/fault_rm.err; do
+		_i=$((_i + 1))
+		[ $_i -ge 40 ] && { cat /tmp/fault_rm.err; return 1; }
+		sleep 0.5
+	done
+}
