@@ -34,7 +34,7 @@ case_() {
 }
 
 echo "KTAP version 1"
-echo "1..$((6 * ${#awks[@]}))"
+echo "1..$((9 * ${#awks[@]}))"
 case_ "null_blk timer warning is dropped" 0 <<L
 x
 $cut
@@ -75,6 +75,28 @@ $warn
 $cut
 [ 1.0] WARNING: CPU: 0 PID: 1 at drivers/md/foo.c:1 bar+0x1/0x2
 $bw
+$end
+L
+r6warn='[  322.783933] WARNING: CPU: 1 PID: 4307 at drivers/md/raid5.c:4537 handle_stripe+0x1be2/0x1c00 [raid456]'
+case_ "in-tree raid456 handle_stripe warning from raid5d is dropped" 0 <<L
+$cut
+[  322.783582] md0: disk0 not up to date
+$r6warn
+Call Trace:
+[  322.786652]  handle_active_stripes.constprop.0+0x367/0x560 [raid456]
+[  322.786737]  raid5d+0x492/0x6c0 [raid456]
+$end
+L
+case_ "handle_stripe warning without raid5d stays" 2 <<L
+$cut
+$r6warn
+$other
+$end
+L
+case_ "raid5d in another warning's trace stays" 2 <<L
+$cut
+[ 1.0] WARNING: CPU: 0 PID: 1 at drivers/md/foo.c:1 bar+0x1/0x2
+[  322.786737]  raid5d+0x492/0x6c0 [raid456]
 $end
 L
 echo "# splat-known: $((n - failed))/$n passed"

@@ -5,8 +5,10 @@
 # Issue 31 (4): RAID4/5/6 honour the bad-block log.  RAID5 on 4 RAM
 # disks, 64K chunks (1.2, so each member has a log): row 0 holds array
 # chunk 1 on member 1.  Pattern A is written; then member 1's copy of
-# that chunk is overwritten behind md's back.  Read as it is, the array
-# returns the garbage (the control: nothing tells md).  Once the range
+# that chunk is overwritten behind md's back (array stopped meanwhile,
+# so no cached stripe holds the row).  Read as it is (one 64K
+# read: the direct path), the array returns that garbage (the control:
+# nothing tells md).  Once the range
 # is recorded in member 1's bad-block log (md/dev-*/bad_blocks, as
 # in-tree md or raid1 would have left it), the same read returns A,
 # rebuilt from the other members.
@@ -28,17 +30,26 @@ setup() {
 	mdadm --examine /dev/ram1 | grep 'Bad Block Log'
 }
 
+# with the array stopped (so no stripe cache holds the row) and assembled
 corrupt() {
-	dd if=/dev/urandom of=/dev/ram1 bs=512 seek="$OFF" count=128 \
-		oflag=direct conv=notrunc 2>/dev/null
+	mdadm --stop $MD || return 1
+	dd if=/dev/urandom of=/tmp/junk bs=64k count=1 2>/dev/null &&
+	dd if=/tmp/junk of=/dev/ram1 bs=512 seek="$OFF" count=128 \
+		oflag=direct conv=notrunc &&
+	fault_data_is /dev/ram1 $((OFF / 2)) 64 /tmp/junk &&
+	# shellcheck disable=SC2046
+	mdadm --assemble $MD $(r5_members 4)
 }
 
 # reads of array chunk 1, past the page cache
-chunk1_is() { fault_data_is $MD 64 64 "$1"; }
+chunk1_is() {
+	dd if=$MD of=/tmp/got bs=64k skip=1 count=1 iflag=direct 2>/dev/null &&
+	cmp /tmp/got "$1"
+}
 
 control() {
-	dd if=$MD of=/tmp/got bs=1k skip=64 count=64 iflag=direct 2>/dev/null &&
-	! cmp -s /tmp/got /tmp/A.c1
+	dd if=$MD of=/tmp/got bs=64k skip=1 count=1 iflag=direct 2>/dev/null &&
+	cmp /tmp/got /tmp/junk
 }
 
 record() {

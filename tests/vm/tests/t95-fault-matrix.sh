@@ -32,6 +32,8 @@
 #            rebuild member 0's reads fail (past the limit where R = 1:
 #            member 0 is then the only copy, reads may fail)
 #   repair   during a repair member 0's reads fail
+# In-tree md fails the RAID1 repair cells (see INTREE_RAID1_REPAIR):
+# reported as TODO there, not counted.
 # Not here: a power cut at the acknowledgment (t92), bad blocks during
 # sync (t90), a write error on a degraded RAID5 (t91), a failed rebuild
 # re-added (t93).
@@ -168,6 +170,13 @@ run_case() {
 	mdadm --stop $MD > /dev/null
 }
 
+# In-tree md itself fails one cell per RAID1 kind: after a repair during
+# which a mirror's reads failed (and fio wrote and read), the faults
+# healed, "check" finds the mirrors differ (2312 sectors x2, 4768 x3 in
+# the run of 2026-12-04) while nothing read back wrong.  The cause in
+# in-tree is not traced yet; this stack passes those cells.
+INTREE_RAID1_REPAIR="mirrors differ after a repair that met read errors (see the header)"
+
 KINDS=${T95_KINDS:-"raid1-2:1:2:1 raid1-3:1:3:2 raid5:5:4:1 raid6:6:5:2"}
 CASES=${T95_CASES:-"rerr werr dead beyond resync recover repair"}
 set -- $KINDS
@@ -184,6 +193,18 @@ for k in $KINDS; do
 	red=${rest#*:}
 	for c in $CASES; do
 		_kl=$(dmesg | wc -l)
+		case "$impl:$name $c" in
+		intree:raid1-2\ repair|intree:raid1-3\ repair)
+			# in-tree's own result, reported, not counted
+			if run_case "$lvl" "$n" "$red" "$c" > /tmp/cell.out 2>&1; then
+				ktap_ok "$name $c"
+			else
+				sed 's/^/# /' /tmp/cell.out | grep -v 'READ:\|WRITE:'
+				KTAP_N=$((KTAP_N + 1))
+				echo "not ok $KTAP_N $name $c # TODO in-tree: $INTREE_RAID1_REPAIR"
+			fi
+			continue ;;
+		esac
 		ktap_check "$name $c" run_case "$lvl" "$n" "$red" "$c" ||
 			dmesg | tail -n +$((_kl + 1)) | grep -v drop_caches |
 				tail -n 25 | sed 's/^/# kernel: /'
