@@ -35,8 +35,11 @@
 export DM_DISABLE_UDEV=1
 MD=/dev/md0
 SYS=/sys/block/md0/md
-MIN=${TORTURE_MIN:-5}
-SEED=${TORTURE_SEED:-1}
+# tests/vm/run-torture names them in /harness/config
+MIN=$(sed -n 's/^TORTURE_MIN=//p' /harness/config 2>/dev/null)
+SEED=$(sed -n 's/^TORTURE_SEED=//p' /harness/config 2>/dev/null)
+MIN=${MIN:-5}
+SEED=${SEED:-1}
 ROUND_S=${TORTURE_ROUND_S:-90}
 
 # the seed's random numbers, one per line, consumed by rnd
@@ -199,7 +202,13 @@ round() {
 	while [ "$(uptime_s)" -lt "$_end" ] && kill -0 $_fio 2>/dev/null; do
 		rnd 3
 		sleep $((2 + R))
-		event || { log ev "$ROUND" "$(uptime_s)" event-failed -; break; }
+		if ! event > /tmp/ev.out 2>&1; then
+			log ev "$ROUND" "$(uptime_s)" event-failed "${M:--}"
+			sed 's/^/# /' /tmp/ev.out
+			cat /proc/mdstat
+			break
+		fi
+		cat /tmp/ev.out
 	done
 	wait $_fio
 	_rc=$(cat /tmp/fio.rc)
