@@ -56,12 +56,13 @@ fault_slice() {
 }
 
 # fault_remove MD DEV: mdadm --remove, retried for 20 s while the member
-# is still busy (a sync it was part of is being stopped)
+# is still busy (a sync it was part of is being stopped).  Its counter
+# has a name of its own: callers loop with _i.
 fault_remove() {
-	_i=0
+	_fr=0
 	while ! mdadm "$1" --remove "$2" 2>/tmp/fault_rm.err; do
-		_i=$((_i + 1))
-		[ $_i -ge 40 ] && { cat /tmp/fault_rm.err; return 1; }
+		_fr=$((_fr + 1))
+		[ $_fr -ge 40 ] && { cat /tmp/fault_rm.err; return 1; }
 		sleep 0.5
 	done
 }

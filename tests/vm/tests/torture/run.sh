@@ -61,47 +61,47 @@ set_st() { eval "ST_$1=$2"; }
 
 impaired() {
 	_c=0
-	_i=0
-	while [ $_i -lt "$N" ]; do
-		[ "$(st $_i)" = ok ] || _c=$((_c + 1))
-		_i=$((_i + 1))
+	_ii=0
+	while [ $_ii -lt "$N" ]; do
+		[ "$(st $_ii)" = ok ] || _c=$((_c + 1))
+		_ii=$((_ii + 1))
 	done
 	echo $_c
 }
 
 # members rebuilt since: sync -> ok once nothing syncs and it is in sync
 refresh() {
-	_i=0
-	while [ $_i -lt "$N" ]; do
+	_ri=0
+	while [ $_ri -lt "$N" ]; do
 		# rebuilt and no bad block recorded (a recorded range keeps
 		# it out of service there for the rest of the round)
-		if [ "$(st $_i)" = sync ]; then
-			_k=$(dm_kname "d$_i")
+		if [ "$(st $_ri)" = sync ]; then
+			_k=$(dm_kname "d$_ri")
 			case ",$(cat $SYS/dev-$_k/state 2>/dev/null)," in
 			*,in_sync,*)
 				[ -z "$(cat $SYS/dev-$_k/bad_blocks $SYS/dev-$_k/unacknowledged_bad_blocks 2>/dev/null)" ] &&
-					set_st $_i ok ;;
+					set_st $_ri ok ;;
 			esac
 		fi
 		# a member md failed on its own (a fault it could not mask)
-		if [ "$(st $_i)" = bad ]; then
-			_k=$(dm_kname "d$_i")
+		if [ "$(st $_ri)" = bad ]; then
+			_k=$(dm_kname "d$_ri")
 			case ",$(cat $SYS/dev-$_k/state 2>/dev/null)," in
-			*,faulty,*) fault_remove $MD "/dev/mapper/d$_i" > /dev/null 2>&1 &&
-				r5_dm_heal $_i && set_st $_i out && log ev "$ROUND" "$(uptime_s)" kicked "$_i" ;;
+			*,faulty,*) fault_remove $MD "/dev/mapper/d$_ri" > /dev/null 2>&1 &&
+				r5_dm_heal $_ri && set_st $_ri out && log ev "$ROUND" "$(uptime_s)" kicked "$_ri" ;;
 			esac
 		fi
-		_i=$((_i + 1))
+		_ri=$((_ri + 1))
 	done
 }
 
 # pick STATE: a random member in STATE (in M), or fail
 pick() {
 	_cands=
-	_i=0
-	while [ $_i -lt "$N" ]; do
-		[ "$(st $_i)" = "$1" ] && _cands="$_cands $_i"
-		_i=$((_i + 1))
+	_pi=0
+	while [ $_pi -lt "$N" ]; do
+		[ "$(st $_pi)" = "$1" ] && _cands="$_cands $_pi"
+		_pi=$((_pi + 1))
 	done
 	[ -n "$_cands" ] || return 1
 	# shellcheck disable=SC2086
@@ -150,13 +150,13 @@ event() {
 
 # bring every member back and in sync
 restore() {
-	_i=0
-	while [ $_i -lt "$N" ]; do
-		case $(st $_i) in
-		bad) r5_dm_heal $_i ;;
-		out) mdadm $MD --add "/dev/mapper/d$_i" > /dev/null 2>&1 ;;
+	_si=0
+	while [ $_si -lt "$N" ]; do
+		case $(st $_si) in
+		bad) r5_dm_heal $_si ;;
+		out) mdadm $MD --add "/dev/mapper/d$_si" > /dev/null 2>&1 ;;
 		esac
-		_i=$((_i + 1))
+		_si=$((_si + 1))
 	done
 	# a member whose faults md turned into a failure: back in too
 	for _d in $SYS/dev-*; do
