@@ -616,6 +616,15 @@ void md_error(struct mddev *mddev, struct md_rdev *rdev)
 }
 EXPORT_SYMBOL_GPL(md_error);
 
+int md_fail_request(struct mddev *mddev, struct md_rdev *rdev)
+{
+	md_error(mddev, rdev);
+	/* failed, but the array with it: say so, as in-tree does */
+	if (!test_bit(RD_FAULTY, &rdev->flags) || md_broken(mddev))
+		return -EBUSY;
+	return 0;
+}
+
 void md_done_sync(struct mddev *mddev, int sectors, bool ok)
 {
 	struct md_core *core = to_core(mddev);

@@ -173,6 +173,12 @@ void mddev_unlock(struct mddev *mddev);
 void md_new_event(void);
 void md_update_sb(struct mddev *mddev);
 int md_run(struct mddev *mddev);
+/*
+ * An admin asked to fail @rdev (SET_DISK_FAULTY, or "faulty" written to
+ * a member's state): md_error(), then -EBUSY if the member was kept or
+ * the array is now broken (failed all the same), as in-tree answers.
+ */
+int md_fail_request(struct mddev *mddev, struct md_rdev *rdev);
 int md_stop(struct mddev *mddev, int mode, struct block_device *bdev);
 int md_set_readonly(struct mddev *mddev, struct block_device *bdev);
 int md_restart_rw(struct mddev *mddev);

@@ -305,11 +305,7 @@ static int md_ioctl_set_faulty(struct mddev *mddev, dev_t dev)
 
 	if (!rdev)
 		return -ENODEV;
-	md_error(mddev, rdev);
-	/* failed, but the array with it: say so, as in-tree does */
-	if (!test_bit(RD_FAULTY, &rdev->flags) || md_broken(mddev))
-		return -EBUSY;
-	return 0;
+	return md_fail_request(mddev, rdev);
 }
 
 /* HOT_ADD_DISK: the device must carry a superblock of this array. */

@@ -1079,14 +1079,10 @@ static ssize_t rdev_state_store(struct md_rdev *rdev, const char *buf,
 	int err = 0;
 
 	if (sysfs_streq(buf, "faulty")) {
-		if (mddev->pers) {
-			md_error(mddev, rdev);
-			if (!test_bit(RD_FAULTY, &rdev->flags) ||
-			    md_broken(mddev))
-				err = -EBUSY;
-		} else {
+		if (mddev->pers)
+			err = md_fail_request(mddev, rdev);
+		else
 			set_bit(RD_FAULTY, &rdev->flags);
-		}
 	} else if (sysfs_streq(buf, "remove")) {
 		err = md_remove_rdev(mddev, rdev);
 	} else if (sysfs_streq(buf, "writemostly")) {

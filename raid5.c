@@ -141,15 +141,21 @@ static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
  * recorded range is stale or unreadable, so the row treats that member
  * as missing there, as a failed one.
  */
-static bool r5_rdev_trusted(struct md_rdev *rdev, sector_t sector,
-			    unsigned int sectors)
+static bool r5_no_bad(struct md_rdev *rdev, sector_t sector,
+		      unsigned int sectors)
 {
 	sector_t first_bad;
 	int bad_sectors;
 
-	return md_rdev_readable(rdev, sector, sectors) &&
-	       !md_rdev_is_badblock(rdev, sector, sectors, &first_bad,
+	return !md_rdev_is_badblock(rdev, sector, sectors, &first_bad,
 				    &bad_sectors);
+}
+
+static bool r5_rdev_trusted(struct md_rdev *rdev, sector_t sector,
+			    unsigned int sectors)
+{
+	return md_rdev_readable(rdev, sector, sectors) &&
+	       r5_no_bad(rdev, sector, sectors);
 }
 
 /* Holds trusted data for the row at @sector. */
@@ -1721,19 +1727,6 @@ static void r5_compute(struct r5conf *conf, struct r5stripe *sh)
 	r5_want_rewrites(conf, sh);
 }
 
-/*
- * No bad range of the row at @sector recorded on @rdev: worth writing.
- * Unlike reads, a member still being rebuilt is written everywhere.
- */
-static bool r5_row_not_bad(struct md_rdev *rdev, sector_t sector)
-{
-	sector_t first_bad;
-	int bad_sectors;
-
-	return !md_rdev_is_badblock(rdev, sector, R5_STRIPE_SECTORS,
-				    &first_bad, &bad_sectors);
-}
-
 /* Issue the writes compute asked for; false if there are none.  Owner. */
 static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 {
@@ -1752,8 +1745,11 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 		if (!test_bit(R5D_WRITE, &dev->flags))
 			continue;
 		rdev = r5_pin_alive(conf, i);
-		/* a recorded bad range stays missing: no use writing it */
-		if (rdev && r5_row_not_bad(rdev, sh->sector)) {
+		/*
+		 * A recorded bad range stays missing: no use writing it.
+		 * Unlike reads, a member being rebuilt is written anywhere.
+		 */
+		if (rdev && r5_no_bad(rdev, sh->sector, R5_STRIPE_SECTORS)) {
 			dev->rdev = rdev;
 			mask |= BIT(i);
 			continue;
@@ -2114,13 +2110,19 @@ static int r5_bitmap_wake(struct wait_queue_entry *wqe, unsigned int mode,
 }
 
 /*
- * A write operation must wait for the superblocks (r5_sb_hold()).  Full
- * barrier before: the last member completion's io_pending count; see
- * (F1) in md.h.
+ * The operation's member IO is done: end it, unless it is a write that
+ * must wait for the superblocks (r5_sb_hold(); true then).  Full barrier
+ * before the look at the flag: the last member completion's io_pending
+ * count; see (F1) in md.h.
  */
-static bool r5_must_hold(struct r5conf *conf, struct r5stripe *sh)
+static bool r5_op_done(struct r5conf *conf, struct r5stripe *sh)
 {
-	return sh->op == R5_OP_WRITE && md_fail_pending(conf->mddev);
+	if (sh->op == R5_OP_WRITE && md_fail_pending(conf->mddev)) {
+		r5_sb_hold(conf, sh);
+		return true;
+	}
+	r5_end_op(conf, sh, sh->write_ok ? BLK_STS_OK : BLK_STS_IOERR);
+	return false;
 }
 
 /* One step of an owned stripe (worker). */
@@ -2163,23 +2165,13 @@ static void r5_handle(struct r5conf *conf, struct r5stripe *sh)
 			break;
 		case R5_WRITE_WAIT:
 			sh->write_ok = r5_writes_done(conf, sh);
-			if (r5_issue_readback(conf, sh))
+			if (r5_issue_readback(conf, sh) || r5_op_done(conf, sh))
 				return;
-			if (r5_must_hold(conf, sh)) {
-				r5_sb_hold(conf, sh);
-				return;
-			}
-			r5_end_op(conf, sh, sh->write_ok ? BLK_STS_OK :
-				  BLK_STS_IOERR);
 			break;
 		case R5_READBACK_WAIT:
 			r5_readback_done(conf, sh);
-			if (r5_must_hold(conf, sh)) {
-				r5_sb_hold(conf, sh);
+			if (r5_op_done(conf, sh))
 				return;
-			}
-			r5_end_op(conf, sh, sh->write_ok ? BLK_STS_OK :
-				  BLK_STS_IOERR);
 			break;
 		case R5_SB_WAIT:
 			/* raid5_daemon(): the failure is on disk */
