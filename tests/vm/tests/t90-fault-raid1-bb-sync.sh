@@ -29,11 +29,7 @@ BAD_KIB=2048			# the failing range: array [2M, 3M)
 LEN_KIB=1024
 
 setup() {
-	md_stop_all
-	r5_dm_teardown 3
-	brd_setup 3 65536 && r5_dm_setup 3 || return 1
-	# shellcheck disable=SC2046
-	mdadm --zero-superblock $(r5_dm_members 3) 2>/dev/null
+	fault_members 3 65536 || return 1
 	mdadm --create $MD --run --level=1 --raid-devices=3 --metadata=1.2 \
 		--assume-clean /dev/mapper/d0 /dev/mapper/d1 /dev/mapper/d2 ||
 		return 1

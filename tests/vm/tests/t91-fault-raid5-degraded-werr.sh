@@ -26,11 +26,7 @@ MD=/dev/md0
 SYS=/sys/block/md0/md
 
 setup() {
-	md_stop_all
-	r5_dm_teardown 4
-	brd_setup 4 65536 && r5_dm_setup 4 || return 1
-	# shellcheck disable=SC2046
-	mdadm --zero-superblock $(r5_dm_members 4) 2>/dev/null
+	fault_members 4 65536 || return 1
 	# fresh RAM disks are zero, so --assume-clean parity is right
 	# shellcheck disable=SC2046
 	mdadm --create $MD --run --level=5 --raid-devices=4 --chunk=64 \

@@ -32,9 +32,7 @@ DELAY_MS=4000
 
 # setup LEVEL N: brd 2N disks (members ram0..N-1, images ramN..2N-1)
 setup() {
-	md_stop_all
-	r5_dm_teardown 3
-	brd_setup $(($2 * 2)) 65536 && r5_dm_setup "$2" || return 1
+	fault_members "$2" 65536 $(($2 * 2)) || return 1
 	# shellcheck disable=SC2046
 	_c=
 	[ "$1" = 1 ] || _c=--chunk=64

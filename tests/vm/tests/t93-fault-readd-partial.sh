@@ -24,9 +24,7 @@ MD=/dev/md0
 SYS=/sys/block/md0/md
 
 setup() {
-	md_stop_all
-	r5_dm_teardown 2
-	brd_setup 2 65536 && r5_dm_setup 2 || return 1
+	fault_members 2 65536 || return 1
 	mdadm --create $MD --run --level=1 --raid-devices=2 --metadata=1.2 \
 		--bitmap=internal --bitmap-chunk=1M --assume-clean \
 		/dev/mapper/d0 /dev/mapper/d1 || return 1

@@ -73,9 +73,7 @@ fio_job() {
 
 # mk LEVEL N [--assume-clean]
 mk() {
-	md_stop_all
-	r5_dm_teardown 5
-	brd_setup "$2" 32768 && r5_dm_setup "$2" || return 1
+	fault_members "$2" 32768 || return 1
 	_c=
 	[ "$1" = 1 ] || _c=--chunk=64
 	# shellcheck disable=SC2046,SC2086

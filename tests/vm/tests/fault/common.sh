@@ -5,6 +5,18 @@
 # raid5/common.sh.  The invariant every fault test checks: a read returns
 # the last acknowledged data or an error, never other data.
 
+# fault_members N KIB [DISKS]: no md array, DISKS (default N) fresh RAM
+# disks of KIB, and over the first N the dm members d0..dN-1 of
+# raid5/common.sh (r5_dm_setup), with no superblock on them
+fault_members() {
+	md_stop_all
+	r5_dm_teardown 5
+	brd_setup "${3:-$1}" "$2" && r5_dm_setup "$1" || return 1
+	# shellcheck disable=SC2046
+	mdadm --zero-superblock $(r5_dm_members "$1") 2>/dev/null
+	return 0
+}
+
 # fault_pattern FILE KIB: KIB KiB of random bytes in FILE
 fault_pattern() {
 	dd if=/dev/urandom of="$1" bs=1k count="$2" 2>/dev/null

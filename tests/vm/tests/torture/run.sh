@@ -179,9 +179,7 @@ round() {
 	2) LVL=5 N=4 RED=1 ;;
 	3) LVL=6 N=5 RED=2 ;;
 	esac
-	md_stop_all
-	r5_dm_teardown 5
-	brd_setup "$N" 49152 && r5_dm_setup "$N" || return 1
+	fault_members "$N" 49152 || return 1
 	_c=
 	[ "$LVL" = 1 ] || _c=--chunk=64
 	# shellcheck disable=SC2046,SC2086
