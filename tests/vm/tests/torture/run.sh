@@ -189,8 +189,16 @@ round() {
 	LEN=$((SZ - OFF - 16))
 	_i=0
 	while [ $_i -lt 5 ]; do set_st $_i ok; _i=$((_i + 1)); done
-	# fio in the background: verifying random writes, time-based
+	# fio in the background: verifying random writes, time-based.
+	# norandommap + serialize_overlap: a time-based job refills its
+	# random map in the middle of a pass (fio's get_next_rand_block),
+	# so a new write could overlap a block written just before and not
+	# yet verified, or be in flight while it is read back: a torn
+	# read fio would report as corruption.  Without the map fio keeps
+	# the written blocks in a tree that drops an overwritten one, and
+	# serialize_overlap never lets two overlapping IOs run at once.
 	(cd /tmp && fio --name=t --filename=$MD --rw=randwrite --bsrange=4k-64k \
+		--norandommap --serialize_overlap=1 \
 		--ioengine=libaio --iodepth=32 --direct=1 --size=32M \
 		--verify=crc32c --verify_backlog=64 --verify_fatal=1 \
 		--time_based --runtime="$ROUND_S" --randseed="$SEED" \
