@@ -230,7 +230,7 @@ round() {
 	_mm=-1
 	if md_check_clean md0 600 > /tmp/check.out 2>&1; then _mm=0; else
 		_mm=$(cat $SYS/mismatch_cnt); cat /tmp/check.out; fi
-	log round "$ROUND" "level=$LVL members=$N fio_rc=$_rc data_errors=$_derr io_errors=$_ioerr mismatch=$_mm $(grep -o 'WRITE: bw=[^,]*' /tmp/fio.round)"
+	log round "$ROUND" "level=$LVL members=$N fio_rc=$_rc data_errors=$_derr io_errors=$_ioerr mismatch=$_mm $(grep -o 'WRITE: bw=[^,]*' /tmp/fio.round) verified $(grep -o 'READ: bw=[^,]*, [^,]*, io=[^ ]*' /tmp/fio.round | sed 's/.*io=//')"
 	DERR=$((DERR + _derr)) IOERR=$((IOERR + _ioerr))
 	[ "$_mm" = 0 ] || MM=$((MM + 1))
 	mdadm --stop $MD > /dev/null 2>&1
