@@ -122,8 +122,10 @@ range_table() { # I KIND(r|w): a random error range in the data area
 
 event() {
 	refresh
+	# pick and range_table draw numbers too: keep the event's own
 	rnd 6
-	case $R in
+	_ev=$R
+	case $_ev in
 	0) [ "$(impaired)" -lt "$RED" ] && pick ok || return 0
 	   mdadm $MD --fail "/dev/mapper/d$M" > /dev/null 2>&1
 	   fault_remove $MD "/dev/mapper/d$M" > /dev/null || return 1
@@ -138,7 +140,7 @@ event() {
 	   set_st "$M" sync; log ev "$ROUND" "$(uptime_s)" blank "$M" ;;
 	3|4) [ "$(impaired)" -lt "$RED" ] && pick ok || return 0
 	   _d=r
-	   [ $R = 4 ] && _d=w
+	   [ $_ev = 4 ] && _d=w
 	   range_table "$M" $_d || return 1
 	   set_st "$M" bad; log ev "$ROUND" "$(uptime_s)" "${_d}err" "$M" ;;
 	5) pick bad || return 0
