@@ -44,6 +44,7 @@
 #include <linux/raid/md_p.h>
 #include <linux/raid/md_u.h>
 
+#include "md_compat.h"
 #include "writes_pending.h"
 #include "resync_throttle.h"
 

@@ -44,7 +44,6 @@
 
 #define MD_MAX_UNIT		BIT(MINORBITS)
 #define MD_PROBE_MAX_MINOR	512
-#define MD_RDEV_FMODE		(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
 
 /* /proc/sys/dev/raid; read with READ_ONCE */
 int md_speed_limit_min = RT_DEFAULT_SPEED_MIN;
@@ -765,7 +764,7 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
 	if (err)
 		goto free_rdev;
 
-	bdev = blkdev_get_by_dev(dev, MD_RDEV_FMODE, rdev);
+	bdev = md_bdev_open_excl(dev, rdev, &cr->excl);
 	if (IS_ERR(bdev)) {
 		err = PTR_ERR(bdev);
 		pr_warn("md: %s: cannot open device %u:%u (%d)\n",
@@ -779,16 +778,16 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
 		pr_warn("md: %s: set a superblock version before adding %pg\n",
 			mdname(mddev), bdev);
 		err = -EINVAL;
-		goto put_bdev;
+		goto close_bdev;
 	}
 	err = md_super_load(rdev, mddev->major_version,
 			    mddev->minor_version);
 	if (err)
-		goto put_bdev;
+		goto close_bdev;
 	return rdev;
 
-put_bdev:
-	blkdev_put(bdev, MD_RDEV_FMODE);
+close_bdev:
+	md_bdev_close_excl(&cr->excl);
 free_rdev:
 	kobject_put(&rdev->kobj);
 	return ERR_PTR(err);
@@ -798,7 +797,7 @@ free_rdev:
 static void md_drop_rdev(struct md_rdev *rdev)
 {
 	md_super_free(rdev);
-	blkdev_put(rdev->bdev, MD_RDEV_FMODE);
+	md_bdev_close_excl(&to_core_rdev(rdev)->excl);
 	rdev->bdev = NULL;
 	/* a half-bound one has a directory: not removed under our locks */
 	queue_work(md_misc_wq, &to_core_rdev(rdev)->del_work);
@@ -880,7 +879,7 @@ static void md_export_rdev(struct md_rdev *rdev)
 	rdev->sysfs_state = NULL;
 	WRITE_ONCE(rdev->mddev, NULL);
 	md_super_free(rdev);
-	blkdev_put(rdev->bdev, MD_RDEV_FMODE);
+	md_bdev_close_excl(&cr->excl);
 	rdev->bdev = NULL;
 	queue_work(md_misc_wq, &cr->del_work);
 }

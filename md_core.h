@@ -135,6 +135,12 @@ struct md_core {
 
 struct md_core_rdev {
 	struct md_rdev rdev;
+	/*
+	 * Gives back the exclusive open of rdev.bdev: set by md_import_rdev()
+	 * before anyone else sees the rdev, used once by md_export_rdev()
+	 * (reconfig_mutex) or md_drop_rdev() (never bound).
+	 */
+	struct md_bdev_excl excl;
 	struct work_struct del_work;	/* drops the kobject off-lock */
 	bool holder_linked;
 	bool kobj_added;
