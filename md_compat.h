@@ -6,7 +6,11 @@
  *
  * What varies.  These interfaces the stack uses changed shape in between:
  *  - the exclusive open of a member returns a struct file (6.9) where it
- *    returned the block device, and is given back with bdev_fput().
+ *    returned the block device, and is given back with bdev_fput();
+ *  - queue limits are changed in one update, started, edited as a
+ *    struct queue_limits and committed, or handed to blk_alloc_disk()
+ *    (6.9), where each limit had a setter that wrote the live queue; the
+ *    volatile write cache and FUA became limit features (6.11).
  *
  * How each is picked.  By what the target headers compile, not by their
  * version: md_compat_probe.sh, run by Kbuild before any object compiles
@@ -29,6 +33,7 @@
 #define _MD_COMPAT_H
 
 #include <linux/blkdev.h>
+#include <linux/blk-mq.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 
@@ -91,6 +96,239 @@ static inline void md_bdev_close_excl(struct md_bdev_excl *excl)
 {
 	blkdev_put(excl->bdev, FMODE_READ | FMODE_WRITE | FMODE_EXCL);
 	excl->bdev = NULL;
+}
+#endif
+
+/* ---- queue limits --------------------------------------------------- */
+
+/*
+ * One update of a disk's queue limits: md_limits_start(), any of the
+ * md_limits_*() setters, then md_limits_commit() or
+ * md_limits_commit_frozen(), always one of them.
+ *
+ * With the update interface the setters edit a copy (lim) that the
+ * commit validates and installs at once; the disk's limits_lock is held
+ * from start to commit, so two updates never interleave.  Before it, each
+ * setter is the old blk_queue_*() call on the live queue, as the stack
+ * always did, and the commit has nothing left to do.  The caller keeps
+ * the updates of one disk apart in both cases (md: reconfig_mutex).
+ */
+struct md_limits {
+	struct gendisk *disk;
+#ifdef HAVE_QUEUE_LIMITS_UPDATE
+	struct queue_limits lim;
+#endif
+};
+
+#ifdef HAVE_QUEUE_LIMITS_UPDATE
+/*
+ * A bio-based disk whose limits start as the stacking defaults, with a
+ * volatile write cache if @wc and FUA if @fua.  Returns an ERR_PTR on
+ * failure.
+ */
+static inline struct gendisk *md_alloc_stacking_disk(int node, bool wc,
+						     bool fua)
+{
+	struct queue_limits lim;
+
+	blk_set_stacking_limits(&lim);
+	if (wc)
+		lim.features |= BLK_FEAT_WRITE_CACHE;
+	if (fua)
+		lim.features |= BLK_FEAT_FUA;
+	return blk_alloc_disk(&lim, node);
+}
+
+static inline void md_limits_start(struct md_limits *ml,
+				   struct gendisk *disk)
+{
+	ml->disk = disk;
+	ml->lim = queue_limits_start_update(disk->queue);
+}
+
+/*
+ * Install the update under limits_lock only.  For callers that cannot
+ * freeze the queue (see md_limits_commit_frozen()).
+ */
+static inline int md_limits_commit(struct md_limits *ml)
+{
+	return queue_limits_commit_update(ml->disk->queue, &ml->lim);
+}
+
+/*
+ * Install the update with the queue frozen, as the update interface asks
+ * of a queue that may see IO: no submitter is inside ->submit_bio() while
+ * the limits change.  Freezing waits for every such submitter to return,
+ * so the caller must not be anyone a submitter may be waiting for.
+ * limits_lock is taken before the freeze, the block layer's own order.
+ */
+static inline int md_limits_commit_frozen(struct md_limits *ml)
+{
+	struct request_queue *q = ml->disk->queue;
+	int err;
+
+	blk_mq_freeze_queue(q);
+	err = queue_limits_commit_update(q, &ml->lim);
+	blk_mq_unfreeze_queue(q);
+	return err;
+}
+
+/* Back to the stacking defaults, features (write cache, FUA) cleared. */
+static inline void md_limits_set_stacking(struct md_limits *ml)
+{
+	blk_set_stacking_limits(&ml->lim);
+}
+
+/*
+ * Stack the limits of @bdev, whose data starts @offset sectors in; a
+ * misaligned member is reported under the disk's name.
+ */
+static inline void md_limits_stack_bdev(struct md_limits *ml,
+					struct block_device *bdev,
+					sector_t offset)
+{
+	queue_limits_stack_bdev(&ml->lim, bdev, offset, ml->disk->disk_name);
+}
+
+static inline void md_limits_set_write_cache(struct md_limits *ml, bool wc,
+					     bool fua)
+{
+	ml->lim.features &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA);
+	if (wc)
+		ml->lim.features |= BLK_FEAT_WRITE_CACHE;
+	if (fua)
+		ml->lim.features |= BLK_FEAT_FUA;
+}
+
+/* The commit derives max_sectors from this, as the old setter did. */
+static inline void md_limits_max_hw_sectors(struct md_limits *ml,
+					    unsigned int sectors)
+{
+	ml->lim.max_hw_sectors = sectors;
+}
+
+static inline void md_limits_max_segments(struct md_limits *ml,
+					  unsigned short segments)
+{
+	ml->lim.max_segments = segments;
+}
+
+static inline void md_limits_io_min(struct md_limits *ml, unsigned int bytes)
+{
+	ml->lim.io_min = bytes;
+}
+
+static inline void md_limits_io_opt(struct md_limits *ml, unsigned int bytes)
+{
+	ml->lim.io_opt = bytes;
+}
+
+/* The commit derives max_discard_sectors from the hardware limit. */
+static inline void md_limits_max_discard_sectors(struct md_limits *ml,
+						 unsigned int sectors)
+{
+	ml->lim.max_hw_discard_sectors = sectors;
+}
+
+static inline void md_limits_max_secure_erase_sectors(struct md_limits *ml,
+						      unsigned int sectors)
+{
+	ml->lim.max_secure_erase_sectors = sectors;
+}
+
+static inline void md_limits_max_write_zeroes_sectors(struct md_limits *ml,
+						      unsigned int sectors)
+{
+	ml->lim.max_write_zeroes_sectors = sectors;
+}
+#else
+static inline struct gendisk *md_alloc_stacking_disk(int node, bool wc,
+						     bool fua)
+{
+	struct gendisk *disk = blk_alloc_disk(node);
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	blk_set_stacking_limits(&disk->queue->limits);
+	blk_queue_write_cache(disk->queue, wc, fua);
+	return disk;
+}
+
+static inline void md_limits_start(struct md_limits *ml,
+				   struct gendisk *disk)
+{
+	ml->disk = disk;
+}
+
+/* The setters changed the live queue already. */
+static inline int md_limits_commit(struct md_limits *ml)
+{
+	return 0;
+}
+
+/* 6.1 never froze the queue for limits; nor does this. */
+static inline int md_limits_commit_frozen(struct md_limits *ml)
+{
+	return 0;
+}
+
+/* Back to the stacking defaults (the write cache is a queue flag here). */
+static inline void md_limits_set_stacking(struct md_limits *ml)
+{
+	blk_set_stacking_limits(&ml->disk->queue->limits);
+}
+
+static inline void md_limits_stack_bdev(struct md_limits *ml,
+					struct block_device *bdev,
+					sector_t offset)
+{
+	disk_stack_limits(ml->disk, bdev, offset << SECTOR_SHIFT);
+}
+
+static inline void md_limits_set_write_cache(struct md_limits *ml, bool wc,
+					     bool fua)
+{
+	blk_queue_write_cache(ml->disk->queue, wc, fua);
+}
+
+static inline void md_limits_max_hw_sectors(struct md_limits *ml,
+					    unsigned int sectors)
+{
+	blk_queue_max_hw_sectors(ml->disk->queue, sectors);
+}
+
+static inline void md_limits_max_segments(struct md_limits *ml,
+					  unsigned short segments)
+{
+	blk_queue_max_segments(ml->disk->queue, segments);
+}
+
+static inline void md_limits_io_min(struct md_limits *ml, unsigned int bytes)
+{
+	blk_queue_io_min(ml->disk->queue, bytes);
+}
+
+static inline void md_limits_io_opt(struct md_limits *ml, unsigned int bytes)
+{
+	blk_queue_io_opt(ml->disk->queue, bytes);
+}
+
+static inline void md_limits_max_discard_sectors(struct md_limits *ml,
+						 unsigned int sectors)
+{
+	blk_queue_max_discard_sectors(ml->disk->queue, sectors);
+}
+
+static inline void md_limits_max_secure_erase_sectors(struct md_limits *ml,
+						      unsigned int sectors)
+{
+	blk_queue_max_secure_erase_sectors(ml->disk->queue, sectors);
+}
+
+static inline void md_limits_max_write_zeroes_sectors(struct md_limits *ml,
+						      unsigned int sectors)
+{
+	blk_queue_max_write_zeroes_sectors(ml->disk->queue, sectors);
 }
 #endif
 

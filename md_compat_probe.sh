@@ -54,6 +54,35 @@ int md_probe(dev_t dev, void *holder)
 }
 EOF
 
+# Queue limits change in one update, started and committed, or are given
+# to blk_alloc_disk() (6.9); the write cache and FUA are limit features
+# (6.11); a member's limits stack into a struct queue_limits (6.9).
+probe QUEUE_LIMITS_UPDATE <<'EOF'
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+
+struct gendisk *md_probe(struct block_device *member);
+struct gendisk *md_probe(struct block_device *member)
+{
+	struct queue_limits lim;
+	struct gendisk *disk;
+	int err;
+
+	blk_set_stacking_limits(&lim);
+	lim.features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+	disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
+	if (IS_ERR(disk))
+		return disk;
+	lim = queue_limits_start_update(disk->queue);
+	queue_limits_stack_bdev(&lim, member, 0, disk->disk_name);
+	lim.max_hw_discard_sectors = 0;
+	blk_mq_freeze_queue(disk->queue);
+	err = queue_limits_commit_update(disk->queue, &lim);
+	blk_mq_unfreeze_queue(disk->queue);
+	return err ? ERR_PTR(err) : disk;
+}
+EOF
+
 # run NAME: compile probe NAME with the module's command line
 run() {
 	"$@" -Werror -DKBUILD_MODNAME='"md_compat_probe"' \

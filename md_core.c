@@ -1139,31 +1139,58 @@ int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev)
 /* Run and stop */
 
 /*
+ * An update of the array's queue limits.  Caller holds reconfig_mutex
+ * (run, hot add), which keeps the updates of one array apart.
+ */
+bool md_limits_begin(struct mddev *mddev, struct md_limits *ml)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->gendisk)
+		return false;
+	md_limits_start(ml, mddev->gendisk);
+	return true;
+}
+EXPORT_SYMBOL_GPL(md_limits_begin);
+
+/*
  * Stack @rdev's queue limits into the array's.  An operation that not
  * every member serves is not advertised at all: the block layer then
  * refuses it (or falls back to plain writes) before it reaches us, so no
  * member ever sees a request it would fail.  Write-zeroes already stacks
  * that way (minimum); discard and secure erase stack as the smallest
  * non-zero value, so a member without them clears them here.  A
- * personality that serves fewer operations clears more after calling
- * this.  Caller holds reconfig_mutex (run, hot add).
+ * personality that serves fewer operations clears more in the same
+ * update.
  */
-void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev)
+void md_limits_stack_rdev(struct md_limits *ml, struct md_rdev *rdev)
 {
-	struct request_queue *q;
-
-	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (!mddev->gendisk)
-		return;
-	q = mddev->gendisk->queue;
-	disk_stack_limits(mddev->gendisk, rdev->bdev,
-			  rdev->data_offset << SECTOR_SHIFT);
+	md_limits_stack_bdev(ml, rdev->bdev, rdev->data_offset);
 	if (!bdev_max_discard_sectors(rdev->bdev))
-		blk_queue_max_discard_sectors(q, 0);
+		md_limits_max_discard_sectors(ml, 0);
 	if (!bdev_max_secure_erase_sectors(rdev->bdev))
-		blk_queue_max_secure_erase_sectors(q, 0);
+		md_limits_max_secure_erase_sectors(ml, 0);
 }
-EXPORT_SYMBOL_GPL(md_stack_rdev_limits);
+EXPORT_SYMBOL_GPL(md_limits_stack_rdev);
+
+/*
+ * Make the update visible.  The queue is frozen for it unless we are the
+ * md thread: freezing waits for every submitter inside md_submit_bio(),
+ * and a writer there may be waiting in md_write_start() for the md thread
+ * to write the superblock (or for it to record a failed member), so the
+ * md thread, which puts spares into slots (md_check_recovery()), would
+ * wait for itself.  It commits under the queue's limits_lock alone, which
+ * still makes the change whole at once; 6.1 changes them in place anyway.
+ * Everyone else (RUN_ARRAY, array_state; before the md thread exists)
+ * may freeze, as md_suspend() may wait for submitters.
+ */
+int md_limits_end(struct mddev *mddev, struct md_limits *ml)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (current == mddev->thread)
+		return md_limits_commit(ml);
+	return md_limits_commit_frozen(ml);
+}
+EXPORT_SYMBOL_GPL(md_limits_end);
 
 void md_slot_fill(struct md_rdev __rcu **p, struct md_rdev *rdev, int slot)
 {
@@ -1206,16 +1233,20 @@ bool md_slot_activate(struct mddev *mddev, struct md_rdev *rdev)
 }
 EXPORT_SYMBOL_GPL(md_slot_activate);
 
-static void md_stack_limits(struct mddev *mddev)
+/* The array's limits from scratch: every working member's, write cache. */
+static int md_stack_limits(struct mddev *mddev)
 {
-	struct request_queue *q = mddev->gendisk->queue;
 	struct md_rdev *rdev;
+	struct md_limits ml;
 
-	blk_set_stacking_limits(&q->limits);
+	if (!md_limits_begin(mddev, &ml))
+		return 0;
+	md_limits_set_stacking(&ml);
 	rdev_for_each(rdev, mddev)
 		if (!test_bit(RD_FAULTY, &rdev->flags))
-			md_stack_rdev_limits(mddev, rdev);
-	blk_queue_write_cache(q, true, true);
+			md_limits_stack_rdev(&ml, rdev);
+	md_limits_set_write_cache(&ml, true, true);
+	return md_limits_end(mddev, &ml);
 }
 
 int md_run(struct mddev *mddev)
@@ -1268,7 +1299,12 @@ int md_run(struct mddev *mddev)
 		return -EINVAL;
 	}
 
-	md_stack_limits(mddev);
+	err = md_stack_limits(mddev);
+	if (err) {
+		pr_warn("md: %s: the members' queue limits do not fit together (%d)\n",
+			mdname(mddev), err);
+		goto put_module;
+	}
 	spin_lock_irq(&mddev->lock);
 	mddev->in_sync = 1;
 	mddev->degraded = 0;
@@ -1872,9 +1908,10 @@ static int md_alloc(int unit)
 	if (err)
 		goto exit_wp;
 
-	disk = blk_alloc_disk(NUMA_NO_NODE);
-	if (!disk) {
-		err = -ENOMEM;
+	/* stacking limits until md_run(); flushes and FUA reach us */
+	disk = md_alloc_stacking_disk(NUMA_NO_NODE, true, true);
+	if (IS_ERR(disk)) {
+		err = PTR_ERR(disk);
 		goto exit_io;
 	}
 	disk->major = MD_MAJOR_NR;
@@ -1883,8 +1920,6 @@ static int md_alloc(int unit)
 	disk->fops = &md_fops;
 	disk->private_data = mddev;
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "md%d", unit);
-	blk_set_stacking_limits(&disk->queue->limits);
-	blk_queue_write_cache(disk->queue, true, true);
 	mddev->gendisk = disk;
 
 	err = add_disk(disk);
