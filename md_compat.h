@@ -10,7 +10,9 @@
  *  - queue limits are changed in one update, started, edited as a
  *    struct queue_limits and committed, or handed to blk_alloc_disk()
  *    (6.9), where each limit had a setter that wrote the live queue; the
- *    volatile write cache and FUA became limit features (6.11).
+ *    volatile write cache and FUA became limit features (6.11);
+ *  - a shrinker is allocated by the kernel and passes its callbacks the
+ *    owner's private_data (6.7), where the owner embedded it.
  *
  * How each is picked.  By what the target headers compile, not by their
  * version: md_compat_probe.sh, run by Kbuild before any object compiles
@@ -36,6 +38,8 @@
 #include <linux/blk-mq.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/shrinker.h>
 
 #include "md_compat_gen.h"
 
@@ -329,6 +333,89 @@ static inline void md_limits_max_write_zeroes_sectors(struct md_limits *ml,
 						      unsigned int sectors)
 {
 	blk_queue_max_write_zeroes_sectors(ml->disk->queue, sectors);
+}
+#endif
+
+/* ---- shrinker ------------------------------------------------------- */
+
+/*
+ * A shrinker for one owner.  md_shrinker_register() sets it up once
+ * (the owner's setup, before anything can see it); the callbacks may then
+ * run from reclaim on any CPU until md_shrinker_unregister() returns,
+ * which waits for running ones.  They find their owner with
+ * md_shrinker_private(), which is written before registration and never
+ * after.  Unregistering one that never registered (zeroed) does nothing.
+ */
+struct md_shrinker {
+#ifdef HAVE_SHRINKER_ALLOC
+	struct shrinker *shrinker;
+#else
+	struct shrinker shrinker;
+	void *private_data;
+#endif
+};
+
+typedef unsigned long (*md_shrink_fn)(struct shrinker *shrinker,
+				      struct shrink_control *sc);
+
+#ifdef HAVE_SHRINKER_ALLOC
+/*
+ * Register @count and @scan for @private_data, named "@kind:@name" in
+ * debugfs.  0 or a negative errno; on failure nothing is registered.
+ */
+static inline int md_shrinker_register(struct md_shrinker *ms,
+				       md_shrink_fn count, md_shrink_fn scan,
+				       void *private_data, const char *kind,
+				       const char *name)
+{
+	struct shrinker *shrinker;
+
+	shrinker = shrinker_alloc(0, "%s:%s", kind, name);
+	if (!shrinker)
+		return -ENOMEM;
+	shrinker->count_objects = count;
+	shrinker->scan_objects = scan;
+	shrinker->seeks = DEFAULT_SEEKS;
+	shrinker->private_data = private_data;
+	ms->shrinker = shrinker;
+	shrinker_register(shrinker);
+	return 0;
+}
+
+static inline void md_shrinker_unregister(struct md_shrinker *ms)
+{
+	/* waits for running callbacks; NULL if it never registered */
+	shrinker_free(ms->shrinker);
+	ms->shrinker = NULL;
+}
+
+static inline void *md_shrinker_private(struct shrinker *shrinker)
+{
+	return shrinker->private_data;
+}
+#else
+static inline int md_shrinker_register(struct md_shrinker *ms,
+				       md_shrink_fn count, md_shrink_fn scan,
+				       void *private_data, const char *kind,
+				       const char *name)
+{
+	ms->shrinker.count_objects = count;
+	ms->shrinker.scan_objects = scan;
+	ms->shrinker.seeks = DEFAULT_SEEKS;
+	ms->private_data = private_data;
+	return register_shrinker(&ms->shrinker, "%s:%s", kind, name);
+}
+
+static inline void md_shrinker_unregister(struct md_shrinker *ms)
+{
+	/* waits for running callbacks; does nothing if never registered */
+	unregister_shrinker(&ms->shrinker);
+}
+
+static inline void *md_shrinker_private(struct shrinker *shrinker)
+{
+	return container_of(shrinker, struct md_shrinker,
+			    shrinker)->private_data;
 }
 #endif
 

@@ -83,6 +83,35 @@ struct gendisk *md_probe(struct block_device *member)
 }
 EOF
 
+# A shrinker is allocated by the kernel and hands its callbacks the
+# owner's private_data (6.7).
+probe SHRINKER_ALLOC <<'EOF'
+#include <linux/mm.h>
+#include <linux/shrinker.h>
+
+static unsigned long md_probe_count(struct shrinker *s,
+				    struct shrink_control *sc)
+{
+	return s->private_data ? sc->nr_to_scan : 0;
+}
+
+int md_probe(void *owner);
+int md_probe(void *owner)
+{
+	struct shrinker *s = shrinker_alloc(0, "%s", "md_probe");
+
+	if (!s)
+		return -ENOMEM;
+	s->count_objects = md_probe_count;
+	s->scan_objects = md_probe_count;
+	s->seeks = DEFAULT_SEEKS;
+	s->private_data = owner;
+	shrinker_register(s);
+	shrinker_free(s);
+	return 0;
+}
+EOF
+
 # run NAME: compile probe NAME with the module's command line
 run() {
 	"$@" -Werror -DKBUILD_MODNAME='"md_compat_probe"' \

@@ -707,14 +707,13 @@ static unsigned long r5_idle_above_min(struct r5conf *conf)
 static unsigned long r5_shrink_count(struct shrinker *shrink,
 				     struct shrink_control *sc)
 {
-	return r5_idle_above_min(container_of(shrink, struct r5conf,
-					      shrinker));
+	return r5_idle_above_min(md_shrinker_private(shrink));
 }
 
 static unsigned long r5_shrink_scan(struct shrinker *shrink,
 				    struct shrink_control *sc)
 {
-	struct r5conf *conf = container_of(shrink, struct r5conf, shrinker);
+	struct r5conf *conf = md_shrinker_private(shrink);
 	unsigned long n = r5_trim(conf, sc->nr_to_scan, READ_ONCE(conf->min));
 
 	return n ? n : SHRINK_STOP;
@@ -3342,11 +3341,10 @@ static int raid5_run(struct mddev *mddev)
 	if (sysfs_merge_group(&mddev->kobj, &r5_stats_group))
 		pr_warn("md/raid:%s: cannot create md/stats/stripe_* files\n",
 			mdname(mddev));
-	conf->shrinker.count_objects = r5_shrink_count;
-	conf->shrinker.scan_objects = r5_shrink_scan;
-	conf->shrinker.seeks = DEFAULT_SEEKS;
 	/* without it the cache still trims itself when idle */
-	if (register_shrinker(&conf->shrinker, "md-raid5:%s", mdname(mddev)))
+	if (md_shrinker_register(&conf->shrinker, r5_shrink_count,
+				 r5_shrink_scan, conf, "md-raid5",
+				 mdname(mddev)))
 		pr_warn("md/raid:%s: no stripe cache shrinker\n",
 			mdname(mddev));
 	queue_delayed_work(system_power_efficient_wq, &conf->trim_work,
@@ -3383,7 +3381,7 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	struct r5conf *conf = priv;
 
 	/* no-op if registration failed */
-	unregister_shrinker(&conf->shrinker);
+	md_shrinker_unregister(&conf->shrinker);
 	cancel_delayed_work_sync(&conf->trim_work);
 	/* nothing waits for its row: no request is left */
 	cancel_delayed_work_sync(&conf->row_wait_work);
