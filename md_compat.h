@@ -12,7 +12,9 @@
  *    (6.9), where each limit had a setter that wrote the live queue; the
  *    volatile write cache and FUA became limit features (6.11);
  *  - a shrinker is allocated by the kernel and passes its callbacks the
- *    owner's private_data (6.7), where the owner embedded it.
+ *    owner's private_data (6.7), where the owner embedded it;
+ *  - block_device_operations .open gets the gendisk and a blk_mode_t,
+ *    .release no mode, and the ioctls a blk_mode_t (6.5).
  *
  * How each is picked.  By what the target headers compile, not by their
  * version: md_compat_probe.sh, run by Kbuild before any object compiles
@@ -416,6 +418,67 @@ static inline void *md_shrinker_private(struct shrinker *shrinker)
 {
 	return container_of(shrinker, struct md_shrinker,
 			    shrinker)->private_data;
+}
+#endif
+
+/* ---- block device methods ------------------------------------------ */
+
+/*
+ * The core's methods, in the arguments it uses (md_core.c, md_ioctl.c),
+ * and the block_device_operations methods of this kernel that call them
+ * (md_fops).  None of them looks at the open mode.
+ */
+int md_open(struct gendisk *disk);
+void md_release(struct gendisk *disk);
+int md_ioctl(struct block_device *bdev, unsigned int cmd, unsigned long arg);
+int md_compat_ioctl(struct block_device *bdev, unsigned int cmd,
+		    unsigned long arg);
+
+#ifdef HAVE_BDOPS_OPEN_GENDISK
+static inline int md_bdops_open(struct gendisk *disk, blk_mode_t mode)
+{
+	return md_open(disk);
+}
+
+static inline void md_bdops_release(struct gendisk *disk)
+{
+	md_release(disk);
+}
+
+static inline int md_bdops_ioctl(struct block_device *bdev, blk_mode_t mode,
+				 unsigned int cmd, unsigned long arg)
+{
+	return md_ioctl(bdev, cmd, arg);
+}
+
+static inline int md_bdops_compat_ioctl(struct block_device *bdev,
+					blk_mode_t mode, unsigned int cmd,
+					unsigned long arg)
+{
+	return md_compat_ioctl(bdev, cmd, arg);
+}
+#else
+static inline int md_bdops_open(struct block_device *bdev, fmode_t mode)
+{
+	return md_open(bdev->bd_disk);
+}
+
+static inline void md_bdops_release(struct gendisk *disk, fmode_t mode)
+{
+	md_release(disk);
+}
+
+static inline int md_bdops_ioctl(struct block_device *bdev, fmode_t mode,
+				 unsigned int cmd, unsigned long arg)
+{
+	return md_ioctl(bdev, cmd, arg);
+}
+
+static inline int md_bdops_compat_ioctl(struct block_device *bdev,
+					fmode_t mode, unsigned int cmd,
+					unsigned long arg)
+{
+	return md_compat_ioctl(bdev, cmd, arg);
 }
 #endif
 

@@ -112,6 +112,40 @@ int md_probe(void *owner)
 }
 EOF
 
+# block_device_operations: .open takes the gendisk and a blk_mode_t,
+# .release takes only the gendisk, the ioctls take a blk_mode_t (6.5).
+probe BDOPS_OPEN_GENDISK <<'EOF'
+#include <linux/blkdev.h>
+
+static int md_probe_open(struct gendisk *disk, blk_mode_t mode)
+{
+	return disk ? 0 : -ENXIO;
+}
+
+static void md_probe_release(struct gendisk *disk)
+{
+}
+
+static int md_probe_ioctl(struct block_device *bdev, blk_mode_t mode,
+			  unsigned int cmd, unsigned long arg)
+{
+	return -ENOTTY;
+}
+
+static const struct block_device_operations md_probe_fops = {
+	.open		= md_probe_open,
+	.release	= md_probe_release,
+	.ioctl		= md_probe_ioctl,
+	.compat_ioctl	= md_probe_ioctl,
+};
+
+const struct block_device_operations *md_probe(void);
+const struct block_device_operations *md_probe(void)
+{
+	return &md_probe_fops;
+}
+EOF
+
 # run NAME: compile probe NAME with the module's command line
 run() {
 	"$@" -Werror -DKBUILD_MODNAME='"md_compat_probe"' \

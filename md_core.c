@@ -1794,9 +1794,10 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 /* ---------------------------------------------------------------- */
 /* Block device */
 
-static int md_open(struct block_device *bdev, fmode_t mode)
+/* The block device methods, through md_compat.h's md_bdops_*() */
+int md_open(struct gendisk *disk)
 {
-	struct mddev *mddev = bdev->bd_disk->private_data;
+	struct mddev *mddev = disk->private_data;
 	struct md_core *core = to_core(mddev);
 	int err = 0;
 
@@ -1810,7 +1811,7 @@ static int md_open(struct block_device *bdev, fmode_t mode)
 	return err;
 }
 
-static void md_release(struct gendisk *disk, fmode_t mode)
+void md_release(struct gendisk *disk)
 {
 	struct mddev *mddev = disk->private_data;
 	bool last;
@@ -1833,11 +1834,11 @@ static int md_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 static const struct block_device_operations md_fops = {
 	.owner		= THIS_MODULE,
 	.submit_bio	= md_submit_bio,
-	.open		= md_open,
-	.release	= md_release,
-	.ioctl		= md_ioctl,
+	.open		= md_bdops_open,
+	.release	= md_bdops_release,
+	.ioctl		= md_bdops_ioctl,
 #ifdef CONFIG_COMPAT
-	.compat_ioctl	= md_compat_ioctl,
+	.compat_ioctl	= md_bdops_compat_ioctl,
 #endif
 	.getgeo		= md_getgeo,
 };
