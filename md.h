@@ -44,6 +44,7 @@
 #include <linux/raid/md_p.h>
 #include <linux/raid/md_u.h>
 
+#include "md_compat.h"
 #include "writes_pending.h"
 #include "resync_throttle.h"
 
@@ -329,9 +330,10 @@ struct md_personality {
 
 	/*
 	 * Set up mddev->private from mddev->disks; may fail.  Called with
-	 * reconfig_mutex held and mddev->gendisk already allocated: raid1
-	 * stacks member limits into it (disk_stack_limits).  Core: enable
-	 * blk_queue_write_cache(q, true, true) so flushes/FUA reach us.
+	 * reconfig_mutex held and mddev->gendisk already allocated, its
+	 * limits stacked from every member, with a write cache and FUA so
+	 * that flushes and FUA reach us; a personality changes them further
+	 * with md_limits_begin()/md_limits_end().
 	 */
 	int (*run)(struct mddev *mddev);
 	void (*free)(struct mddev *mddev, void *priv);
@@ -453,11 +455,19 @@ void md_write_end(struct mddev *mddev);
  */
 void md_error(struct mddev *mddev, struct md_rdev *rdev);
 /*
- * Stack a member's queue limits into the array's (run, hot add; under
- * reconfig_mutex).  Discard, secure erase and write-zeroes stay
- * advertised only while every member stacked so far serves them.
+ * Change the array's queue limits (run, hot add; under reconfig_mutex):
+ * md_limits_begin(), then md_limits_stack_rdev() and md_compat.h's
+ * md_limits_*() setters on @ml, then md_limits_end(), which makes the
+ * whole change visible at once and returns 0 or the errno of limits the
+ * block layer refused (nothing changed then).  md_limits_begin() returns
+ * false, and there is nothing to end, when the array has no gendisk.
+ * md_limits_stack_rdev() stacks a member's limits: discard, secure erase
+ * and write-zeroes stay advertised only while every member stacked so far
+ * serves them.
  */
-void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev);
+bool md_limits_begin(struct mddev *mddev, struct md_limits *ml);
+void md_limits_stack_rdev(struct md_limits *ml, struct md_rdev *rdev);
+int md_limits_end(struct mddev *mddev, struct md_limits *ml);
 
 /*
  * Member slots of personalities that keep an array of RCU pointers the

@@ -44,7 +44,6 @@
 
 #define MD_MAX_UNIT		BIT(MINORBITS)
 #define MD_PROBE_MAX_MINOR	512
-#define MD_RDEV_FMODE		(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
 
 /* /proc/sys/dev/raid; read with READ_ONCE */
 int md_speed_limit_min = RT_DEFAULT_SPEED_MIN;
@@ -765,7 +764,7 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
 	if (err)
 		goto free_rdev;
 
-	bdev = blkdev_get_by_dev(dev, MD_RDEV_FMODE, rdev);
+	bdev = md_bdev_open_excl(dev, rdev, &cr->excl);
 	if (IS_ERR(bdev)) {
 		err = PTR_ERR(bdev);
 		pr_warn("md: %s: cannot open device %u:%u (%d)\n",
@@ -779,16 +778,16 @@ static struct md_rdev *md_import_rdev(struct mddev *mddev, dev_t dev,
 		pr_warn("md: %s: set a superblock version before adding %pg\n",
 			mdname(mddev), bdev);
 		err = -EINVAL;
-		goto put_bdev;
+		goto close_bdev;
 	}
 	err = md_super_load(rdev, mddev->major_version,
 			    mddev->minor_version);
 	if (err)
-		goto put_bdev;
+		goto close_bdev;
 	return rdev;
 
-put_bdev:
-	blkdev_put(bdev, MD_RDEV_FMODE);
+close_bdev:
+	md_bdev_close_excl(&cr->excl);
 free_rdev:
 	kobject_put(&rdev->kobj);
 	return ERR_PTR(err);
@@ -798,7 +797,7 @@ free_rdev:
 static void md_drop_rdev(struct md_rdev *rdev)
 {
 	md_super_free(rdev);
-	blkdev_put(rdev->bdev, MD_RDEV_FMODE);
+	md_bdev_close_excl(&to_core_rdev(rdev)->excl);
 	rdev->bdev = NULL;
 	/* a half-bound one has a directory: not removed under our locks */
 	queue_work(md_misc_wq, &to_core_rdev(rdev)->del_work);
@@ -880,7 +879,7 @@ static void md_export_rdev(struct md_rdev *rdev)
 	rdev->sysfs_state = NULL;
 	WRITE_ONCE(rdev->mddev, NULL);
 	md_super_free(rdev);
-	blkdev_put(rdev->bdev, MD_RDEV_FMODE);
+	md_bdev_close_excl(&cr->excl);
 	rdev->bdev = NULL;
 	queue_work(md_misc_wq, &cr->del_work);
 }
@@ -1140,31 +1139,58 @@ int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev)
 /* Run and stop */
 
 /*
+ * An update of the array's queue limits.  Caller holds reconfig_mutex
+ * (run, hot add), which keeps the updates of one array apart.
+ */
+bool md_limits_begin(struct mddev *mddev, struct md_limits *ml)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->gendisk)
+		return false;
+	md_limits_start(ml, mddev->gendisk);
+	return true;
+}
+EXPORT_SYMBOL_GPL(md_limits_begin);
+
+/*
  * Stack @rdev's queue limits into the array's.  An operation that not
  * every member serves is not advertised at all: the block layer then
  * refuses it (or falls back to plain writes) before it reaches us, so no
  * member ever sees a request it would fail.  Write-zeroes already stacks
  * that way (minimum); discard and secure erase stack as the smallest
  * non-zero value, so a member without them clears them here.  A
- * personality that serves fewer operations clears more after calling
- * this.  Caller holds reconfig_mutex (run, hot add).
+ * personality that serves fewer operations clears more in the same
+ * update.
  */
-void md_stack_rdev_limits(struct mddev *mddev, struct md_rdev *rdev)
+void md_limits_stack_rdev(struct md_limits *ml, struct md_rdev *rdev)
 {
-	struct request_queue *q;
-
-	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (!mddev->gendisk)
-		return;
-	q = mddev->gendisk->queue;
-	disk_stack_limits(mddev->gendisk, rdev->bdev,
-			  rdev->data_offset << SECTOR_SHIFT);
+	md_limits_stack_bdev(ml, rdev->bdev, rdev->data_offset);
 	if (!bdev_max_discard_sectors(rdev->bdev))
-		blk_queue_max_discard_sectors(q, 0);
+		md_limits_max_discard_sectors(ml, 0);
 	if (!bdev_max_secure_erase_sectors(rdev->bdev))
-		blk_queue_max_secure_erase_sectors(q, 0);
+		md_limits_max_secure_erase_sectors(ml, 0);
 }
-EXPORT_SYMBOL_GPL(md_stack_rdev_limits);
+EXPORT_SYMBOL_GPL(md_limits_stack_rdev);
+
+/*
+ * Make the update visible.  The queue is frozen for it unless we are the
+ * md thread: freezing waits for every submitter inside md_submit_bio(),
+ * and a writer there may be waiting in md_write_start() for the md thread
+ * to write the superblock (or for it to record a failed member), so the
+ * md thread, which puts spares into slots (md_check_recovery()), would
+ * wait for itself.  It commits under the queue's limits_lock alone, which
+ * still makes the change whole at once; 6.1 changes them in place anyway.
+ * Everyone else (RUN_ARRAY, array_state; before the md thread exists)
+ * may freeze, as md_suspend() may wait for submitters.
+ */
+int md_limits_end(struct mddev *mddev, struct md_limits *ml)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (current == mddev->thread)
+		return md_limits_commit(ml);
+	return md_limits_commit_frozen(ml);
+}
+EXPORT_SYMBOL_GPL(md_limits_end);
 
 void md_slot_fill(struct md_rdev __rcu **p, struct md_rdev *rdev, int slot)
 {
@@ -1207,16 +1233,20 @@ bool md_slot_activate(struct mddev *mddev, struct md_rdev *rdev)
 }
 EXPORT_SYMBOL_GPL(md_slot_activate);
 
-static void md_stack_limits(struct mddev *mddev)
+/* The array's limits from scratch: every working member's, write cache. */
+static int md_stack_limits(struct mddev *mddev)
 {
-	struct request_queue *q = mddev->gendisk->queue;
 	struct md_rdev *rdev;
+	struct md_limits ml;
 
-	blk_set_stacking_limits(&q->limits);
+	if (!md_limits_begin(mddev, &ml))
+		return 0;
+	md_limits_set_stacking(&ml);
 	rdev_for_each(rdev, mddev)
 		if (!test_bit(RD_FAULTY, &rdev->flags))
-			md_stack_rdev_limits(mddev, rdev);
-	blk_queue_write_cache(q, true, true);
+			md_limits_stack_rdev(&ml, rdev);
+	md_limits_set_write_cache(&ml, true, true);
+	return md_limits_end(mddev, &ml);
 }
 
 int md_run(struct mddev *mddev)
@@ -1269,7 +1299,12 @@ int md_run(struct mddev *mddev)
 		return -EINVAL;
 	}
 
-	md_stack_limits(mddev);
+	err = md_stack_limits(mddev);
+	if (err) {
+		pr_warn("md: %s: the members' queue limits do not fit together (%d)\n",
+			mdname(mddev), err);
+		goto put_module;
+	}
 	spin_lock_irq(&mddev->lock);
 	mddev->in_sync = 1;
 	mddev->degraded = 0;
@@ -1759,9 +1794,10 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 /* ---------------------------------------------------------------- */
 /* Block device */
 
-static int md_open(struct block_device *bdev, fmode_t mode)
+/* The block device methods, through md_compat.h's md_bdops_*() */
+int md_open(struct gendisk *disk)
 {
-	struct mddev *mddev = bdev->bd_disk->private_data;
+	struct mddev *mddev = disk->private_data;
 	struct md_core *core = to_core(mddev);
 	int err = 0;
 
@@ -1775,7 +1811,7 @@ static int md_open(struct block_device *bdev, fmode_t mode)
 	return err;
 }
 
-static void md_release(struct gendisk *disk, fmode_t mode)
+void md_release(struct gendisk *disk)
 {
 	struct mddev *mddev = disk->private_data;
 	bool last;
@@ -1798,11 +1834,11 @@ static int md_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 static const struct block_device_operations md_fops = {
 	.owner		= THIS_MODULE,
 	.submit_bio	= md_submit_bio,
-	.open		= md_open,
-	.release	= md_release,
-	.ioctl		= md_ioctl,
+	.open		= md_bdops_open,
+	.release	= md_bdops_release,
+	.ioctl		= md_bdops_ioctl,
 #ifdef CONFIG_COMPAT
-	.compat_ioctl	= md_compat_ioctl,
+	.compat_ioctl	= md_bdops_compat_ioctl,
 #endif
 	.getgeo		= md_getgeo,
 };
@@ -1873,9 +1909,10 @@ static int md_alloc(int unit)
 	if (err)
 		goto exit_wp;
 
-	disk = blk_alloc_disk(NUMA_NO_NODE);
-	if (!disk) {
-		err = -ENOMEM;
+	/* stacking limits until md_run(); flushes and FUA reach us */
+	disk = md_alloc_stacking_disk(NUMA_NO_NODE, true, true);
+	if (IS_ERR(disk)) {
+		err = PTR_ERR(disk);
 		goto exit_io;
 	}
 	disk->major = MD_MAJOR_NR;
@@ -1884,8 +1921,6 @@ static int md_alloc(int unit)
 	disk->fops = &md_fops;
 	disk->private_data = mddev;
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "md%d", unit);
-	blk_set_stacking_limits(&disk->queue->limits);
-	blk_queue_write_cache(disk->queue, true, true);
 	mddev->gendisk = disk;
 
 	err = add_disk(disk);

@@ -135,6 +135,12 @@ struct md_core {
 
 struct md_core_rdev {
 	struct md_rdev rdev;
+	/*
+	 * Gives back the exclusive open of rdev.bdev: set by md_import_rdev()
+	 * before anyone else sees the rdev, used once by md_export_rdev()
+	 * (reconfig_mutex) or md_drop_rdev() (never bound).
+	 */
+	struct md_bdev_excl excl;
 	struct work_struct del_work;	/* drops the kobject off-lock */
 	bool holder_linked;
 	bool kobj_added;
@@ -211,10 +217,7 @@ int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev);
 void md_rdev_link_slot(struct md_rdev *rdev);
 void md_rdev_unlink_slot(struct md_rdev *rdev);
 const char *md_level_name(int level);
-int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
-	     unsigned long arg);
-int md_compat_ioctl(struct block_device *bdev, fmode_t mode,
-		    unsigned int cmd, unsigned long arg);
+/* md_ioctl(), md_compat_ioctl(): see md_compat.h's block device methods */
 int md_level_from_name(const char *name, int *level);
 /* Foreground IO for the throttle: cumulative completions, in flight now. */
 void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight);

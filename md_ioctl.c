@@ -406,8 +406,7 @@ static dev_t md_arg_dev(unsigned long arg)
 	return new_decode_dev(arg);
 }
 
-int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
-	     unsigned long arg)
+int md_ioctl(struct block_device *bdev, unsigned int cmd, unsigned long arg)
 {
 	struct mddev *mddev = bdev->bd_disk->private_data;
 	void __user *argp = (void __user *)arg;
@@ -485,11 +484,11 @@ int md_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
 }
 
 #ifdef CONFIG_COMPAT
-int md_compat_ioctl(struct block_device *bdev, fmode_t mode,
-		    unsigned int cmd, unsigned long arg)
+int md_compat_ioctl(struct block_device *bdev, unsigned int cmd,
+		    unsigned long arg)
 {
 	if (!md_ioctl_arg_is_value(cmd))
 		arg = (unsigned long)compat_ptr(arg);
-	return md_ioctl(bdev, mode, cmd, arg);
+	return md_ioctl(bdev, cmd, arg);
 }
 #endif

@@ -1582,19 +1582,24 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
  * no-unmap kind that zeroing asks for), and a zeroing that one mirror
  * took and another refused leaves the mirrors different.  Without it the
  * block layer zeroes with ordinary writes, which every mirror takes.
- * In-tree raid1 advertises no write-zeroes either.
+ * In-tree raid1 advertises no write-zeroes either.  One update, so the
+ * array never shows the member's write-zeroes.
  */
-static void r1_stack_limits(struct mddev *mddev, struct md_rdev *rdev)
+static int r1_stack_limits(struct mddev *mddev, struct md_rdev *rdev)
 {
-	md_stack_rdev_limits(mddev, rdev);
-	if (mddev->gendisk)
-		blk_queue_max_write_zeroes_sectors(mddev->gendisk->queue, 0);
+	struct md_limits ml;
+
+	if (!md_limits_begin(mddev, &ml))
+		return 0;
+	md_limits_stack_rdev(&ml, rdev);
+	md_limits_max_write_zeroes_sectors(&ml, 0);
+	return md_limits_end(mddev, &ml);
 }
 
 static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r1conf *conf = mddev->private;
-	int slot = -1, i;
+	int slot = -1, i, err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	i = rdev->saved_raid_disk;
@@ -1606,7 +1611,10 @@ static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 	if (slot < 0)
 		return -EEXIST;
 
-	r1_stack_limits(mddev, rdev);
+	/* limits the array cannot take: the spare stays out of the slots */
+	err = r1_stack_limits(mddev, rdev);
+	if (err)
+		return err;
 	WRITE_ONCE(conf->mirrors[slot].head, 0);
 	md_slot_fill(&conf->mirrors[slot].rdev, rdev, slot);
 	return 0;
@@ -1845,7 +1853,6 @@ static int raid1_run(struct mddev *mddev)
 	if (!conf->wq)
 		goto exit_split_bs;
 
-	ret = -EINVAL;
 	rdev_for_each(rdev, mddev) {
 		int slot = rdev->raid_disk;
 
@@ -1855,10 +1862,13 @@ static int raid1_run(struct mddev *mddev)
 		if (r1_rdev_locked(conf, slot)) {
 			pr_err("md/raid1:%s: two members claim slot %d\n",
 			       mdname(mddev), slot);
+			ret = -EINVAL;
 			goto destroy_wq;
 		}
 		RCU_INIT_POINTER(conf->mirrors[slot].rdev, rdev);
-		r1_stack_limits(mddev, rdev);
+		ret = r1_stack_limits(mddev, rdev);
+		if (ret)
+			goto destroy_wq;
 	}
 	working = r1_working(conf);
 	if (!working) {

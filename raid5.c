@@ -707,14 +707,13 @@ static unsigned long r5_idle_above_min(struct r5conf *conf)
 static unsigned long r5_shrink_count(struct shrinker *shrink,
 				     struct shrink_control *sc)
 {
-	return r5_idle_above_min(container_of(shrink, struct r5conf,
-					      shrinker));
+	return r5_idle_above_min(md_shrinker_private(shrink));
 }
 
 static unsigned long r5_shrink_scan(struct shrinker *shrink,
 				    struct shrink_control *sc)
 {
-	struct r5conf *conf = container_of(shrink, struct r5conf, shrinker);
+	struct r5conf *conf = md_shrinker_private(shrink);
 	unsigned long n = r5_trim(conf, sc->nr_to_scan, READ_ONCE(conf->min));
 
 	return n ? n : SHRINK_STOP;
@@ -2953,37 +2952,44 @@ static void raid5_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 			mdname(mddev), left);
 }
 
-static void r5_set_limits(struct mddev *mddev, struct r5conf *conf)
+/*
+ * The array's limits for raid5, in one update: those of @rdev first when
+ * a spare joins (its block sizes and alignment), then our own again.
+ */
+static int r5_set_limits(struct mddev *mddev, struct r5conf *conf,
+			 struct md_rdev *rdev)
 {
-	struct request_queue *q;
+	struct md_limits ml;
 
-	if (!mddev->gendisk)
-		return;
-	q = mddev->gendisk->queue;
+	if (!md_limits_begin(mddev, &ml))
+		return 0;
+	if (rdev)
+		md_limits_stack_rdev(&ml, rdev);
 	/*
 	 * Every request is cut into chunks and rows here, so the members'
 	 * request limits (brd: 127 KiB, 128 segments) do not apply to the
 	 * array; stacking them would split a 1 MiB read into nine bios
 	 * before it reaches us.
 	 */
-	blk_queue_max_hw_sectors(q, UINT_MAX);
-	blk_queue_max_segments(q, USHRT_MAX);
-	blk_queue_io_min(q, conf->geo.chunk_sectors << SECTOR_SHIFT);
-	blk_queue_io_opt(q, (conf->geo.chunk_sectors << SECTOR_SHIFT) *
+	md_limits_max_hw_sectors(&ml, UINT_MAX);
+	md_limits_max_segments(&ml, USHRT_MAX);
+	md_limits_io_min(&ml, conf->geo.chunk_sectors << SECTOR_SHIFT);
+	md_limits_io_opt(&ml, (conf->geo.chunk_sectors << SECTOR_SHIFT) *
 			 conf->geo.data_disks);
 	/*
 	 * No discard, secure erase or write-zeroes: parity would have to
 	 * follow them, and make_request refuses them.
 	 */
-	blk_queue_max_discard_sectors(q, 0);
-	blk_queue_max_secure_erase_sectors(q, 0);
-	blk_queue_max_write_zeroes_sectors(q, 0);
+	md_limits_max_discard_sectors(&ml, 0);
+	md_limits_max_secure_erase_sectors(&ml, 0);
+	md_limits_max_write_zeroes_sectors(&ml, 0);
+	return md_limits_end(mddev, &ml);
 }
 
 static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r5conf *conf = mddev->private;
-	int slot = -1, i;
+	int slot = -1, i, err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	i = rdev->saved_raid_disk;
@@ -2994,13 +3000,18 @@ static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 			slot = i;
 	if (slot < 0)
 		return -EEXIST;
+	/*
+	 * Limits before the slot: IO finds the spare there only once the
+	 * array's limits allow for it; limits the array cannot take keep
+	 * the spare out of the slots.
+	 */
+	err = r5_set_limits(mddev, conf, rdev);
+	if (err)
+		return err;
 	/* the bitmap tells what it missed in its own slot only */
 	if (slot != rdev->saved_raid_disk)
 		clear_bit(RD_BITMAP_READD, &rdev->flags);
 	md_slot_fill(&conf->disks[slot].rdev, rdev, slot);
-	/* the spare's block sizes and alignment; then our own limits again */
-	md_stack_rdev_limits(mddev, rdev);
-	r5_set_limits(mddev, conf);
 	return 0;
 }
 
@@ -3315,24 +3326,25 @@ static int raid5_run(struct mddev *mddev)
 	ret = r5_check_start(mddev, conf);
 	if (ret)
 		goto destroy_flush_wq;
+	ret = r5_set_limits(mddev, conf, NULL);
+	if (ret)
+		goto destroy_flush_wq;
 
 	mddev->private = conf;
 	spin_lock_irqsave(&mddev->lock, flags);
 	r5_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
 	mddev->array_sectors = raid5_size(mddev, 0, 0);
-	r5_set_limits(mddev, conf);
 	if (sysfs_create_group(&mddev->kobj, &r5_attr_group))
 		pr_warn("md/raid:%s: cannot create stripe cache sysfs files\n",
 			mdname(mddev));
 	if (sysfs_merge_group(&mddev->kobj, &r5_stats_group))
 		pr_warn("md/raid:%s: cannot create md/stats/stripe_* files\n",
 			mdname(mddev));
-	conf->shrinker.count_objects = r5_shrink_count;
-	conf->shrinker.scan_objects = r5_shrink_scan;
-	conf->shrinker.seeks = DEFAULT_SEEKS;
 	/* without it the cache still trims itself when idle */
-	if (register_shrinker(&conf->shrinker, "md-raid5:%s", mdname(mddev)))
+	if (md_shrinker_register(&conf->shrinker, r5_shrink_count,
+				 r5_shrink_scan, conf, "md-raid5",
+				 mdname(mddev)))
 		pr_warn("md/raid:%s: no stripe cache shrinker\n",
 			mdname(mddev));
 	queue_delayed_work(system_power_efficient_wq, &conf->trim_work,
@@ -3369,7 +3381,7 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	struct r5conf *conf = priv;
 
 	/* no-op if registration failed */
-	unregister_shrinker(&conf->shrinker);
+	md_shrinker_unregister(&conf->shrinker);
 	cancel_delayed_work_sync(&conf->trim_work);
 	/* nothing waits for its row: no request is left */
 	cancel_delayed_work_sync(&conf->row_wait_work);

@@ -300,7 +300,7 @@ struct r5conf {
 	/* stripe_cache_budget_kb; WRITE_ONCE */
 	unsigned long budget_kb;
 	unsigned int stripe_bytes;	/* memory of one stripe; fixed */
-	struct shrinker shrinker;	/* gives back stripes above min */
+	struct md_shrinker shrinker;	/* gives back stripes above min */
 	/* frees half the idle stripes above min if none was looked up */
 	struct delayed_work trim_work;
 	u64 trim_seen;			/* lookups at the last pass; trim_work */

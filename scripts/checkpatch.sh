@@ -29,7 +29,7 @@ trap 'rm -f "$SRC"/.checkpatch-camelcase.git.*' EXIT
 shopt -s nullglob
 files=()
 for f in *.c *.h; do
-	case "$f" in *.mod.c) continue ;; esac	# kbuild-generated
+	case "$f" in *.mod.c | md_compat_gen.h) continue ;; esac	# generated
 	files+=("$f")
 done
 [ ${#files[@]} -gt 0 ] || { echo "checkpatch: no *.c/*.h files"; exit 0; }

@@ -31,8 +31,11 @@ set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 MODULES=(md-mod raid1 raid456)
-# Sources a DKMS build needs: nothing from tests/ or the benches.
-DKMS_FILES=(Kbuild dkms.conf ./*.c ./*.h)
+# Sources a DKMS build needs: nothing from tests/ or the benches.  A DKMS
+# build probes its own kernel (md_compat_probe.sh writes md_compat_gen.h),
+# so a md_compat_gen.h that a build here left behind stays out.
+DKMS_FILES=(Kbuild dkms.conf md_compat_probe.sh ./*.c ./*.h)
+DKMS_GENERATED=(md_compat_gen.h)
 # Levels this stack serves today.
 SERVED_LEVELS="raid1 raid4 raid5 raid6"
 
@@ -154,6 +157,7 @@ stage_sources() {
 	rm -rf "$1"
 	mkdir -p "$1"
 	(cd "$SRC" && cp "${DKMS_FILES[@]}" "$1/")
+	(cd "$1" && rm -f "${DKMS_GENERATED[@]}")
 }
 
 do_dkms_install() {
