@@ -21,7 +21,9 @@
  * marked stale, cannot tell what is clean: every bit is set.  A bitmap
  * file (SET_BITMAP_FILE) holds the same image at offset 0 instead of
  * the members; it is read and written through the file's page cache
- * (kernel_read/kernel_write, then fsync) with NOIO allocations.
+ * (kernel_read/kernel_write, then fsync) with NOIO allocations, each
+ * round after an empty flush of every member (what PREFLUSH does for
+ * pages on the members).
  *
  * Why it is safe.  A set bit means "the members may differ in this
  * chunk".  md_bitmap_startwrite() sets the bits of the chunks a write
@@ -381,18 +383,49 @@ static int bm_file_write_page(struct md_bitmap *bm, unsigned int p)
 }
 
 /*
- * bm_write_pages() for a bitmap file: through the file's page cache
- * (where mdadm --examine-bitmap reads it), then fsync, @first synced
- * alone before the others.  NOIO: reclaim entered by the file system's
- * allocations must not write to this array and wait for us.
+ * A bitmap file's fsync flushes the file's device, not the members: the
+ * flush BM_PAGE_OPF gives member pages comes here as an empty PREFLUSH
+ * to every member first, so no bit the round clears reaches the file
+ * before the writes that made the chunk agree leave the members' caches.
+ * A member that fails the flush may have lost them: md_error().
+ */
+static void bm_flush_members(struct md_bitmap *bm)
+{
+	struct mddev *mddev = bm->mddev;
+	struct md_rdev *rdev;
+	struct bio bio;
+
+	rdev_for_each(rdev, mddev) {
+		if (!rdev->bdev || rdev->desc_nr < 0 ||
+		    test_bit(RD_FAULTY, &rdev->flags))
+			continue;
+		bio_init(&bio, rdev->bdev, NULL, 0,
+			 REQ_OP_WRITE | REQ_PREFLUSH | REQ_SYNC);
+		if (submit_bio_wait(&bio)) {
+			pr_warn("md: %s: %pg: flush before a bitmap file write failed\n",
+				mdname(mddev), rdev->bdev);
+			md_error(mddev, rdev);
+		}
+		bio_uninit(&bio);
+	}
+}
+
+/*
+ * bm_write_pages() for a bitmap file: the members flushed, then through
+ * the file's page cache (where mdadm --examine-bitmap reads it), then
+ * fsync, @first synced alone before the others.  NOIO: reclaim entered
+ * by the file system's allocations must not write to this array and
+ * wait for us.
  */
 static void bm_file_write(struct md_bitmap *bm, unsigned long *which,
 			  int first)
 {
-	unsigned int noio = memalloc_noio_save();
+	unsigned int noio;
 	unsigned int p;
 	int err = 0;
 
+	bm_flush_members(bm);
+	noio = memalloc_noio_save();
 	if (first >= 0) {
 		err = bm_file_write_page(bm, first);
 		if (!err)

@@ -21,28 +21,15 @@
 # the order the writes became durable: the bitmap page that clears the
 # bits set for the data must come after the data's own entries.
 . /harness/lib.sh
+. /harness/tests/raid5/common.sh
+. /harness/tests/fault/common.sh
 
 MD=/dev/md0
 export DM_DISABLE_UDEV=1
 
-nullb_cached() { # N: /dev/nullb0..N-1, 128 MiB, memory-backed, 32 MiB cache
-	nullb_teardown
-	modprobe null_blk nr_devices=0 || return 1
-	_c=0
-	while [ $_c -lt "$1" ]; do
-		_d=$NULLB_CFS/nullb$_c
-		mkdir "$_d" &&
-		echo 128 > "$_d/size" && echo 1 > "$_d/memory_backed" &&
-		echo 32 > "$_d/cache_size" && echo 1 > "$_d/power" || return 1
-		_c=$((_c + 1))
-	done
-	sleep 0.5
-	cat /sys/block/nullb0/queue/write_cache
-}
-
 setup() {
 	md_stop_all
-	brd_setup 2 131072 && nullb_cached 2 || return 1
+	brd_setup 2 131072 && fault_nullb_cached 2 || return 1
 	modprobe dm-log-writes || return 1
 	_s=$(blockdev --getsz /dev/nullb0)
 	for _c in 0 1; do
@@ -61,7 +48,7 @@ setup() {
 # chunk_bits: the on-disk bits of chunks 512-543 on member 0
 chunk_bits() {
 	echo 3 > /proc/sys/vm/drop_caches
-	u64 /dev/mapper/lw0 $(((SB + BMO) * 512 + 320))
+	fault_u32 /dev/mapper/lw0 $(((SB + BMO) * 512 + 320))
 }
 
 # wait_clear: until those bits are clear on disk (40 s)
@@ -85,27 +72,14 @@ written() {
 	mdadm --stop $MD && dmsetup remove lw0 && dmsetup remove lw1
 }
 
-# u64 DEV BYTE: the little-endian u64 at BYTE (the low 32 bits suffice)
-u64() { dd if="$1" bs=1 skip="$2" count=4 2>/dev/null | od -An -tu4 | tr -d ' '; }
-
-# log_ok LOGDEV DATA_START BM_START.  dm-log-writes logs a write when it
-# is durable: a FUA write when it completes, any other write at the next
-# flush, before the flush's own entry.  So the log is the order in which
-# writes reached stable storage, and the page that clears the bits of
-# the data written must come after that data's entries.
+# log_ok LOGDEV DATA_START BM_START: in the order writes became durable
+# (fault_lw_walk), the page that clears the bits of the data written
+# comes after that data's entries.
 log_ok() {
-	_n=$(u64 "$1" 16)
-	_ss=$(u64 "$1" 24)
-	echo "$1: $_n entries, sector size $_ss"
-	[ -n "$_n" ] && [ "$_n" -gt 0 ] && [ "$_n" -lt 4000 ] || return 1
-	_at=1 _e=0 _data=0 _set=0 _clears=0 _bad=0 _marked=0
-	while [ $_e -lt "$_n" ]; do
-		_b=$((_at * _ss))
-		# the entry's four u64s as eight u32s: low words at 1, 3, 5, 7
-		# shellcheck disable=SC2046
-		set -- "$1" "$2" "$3" $(dd if="$1" bs="$_ss" skip="$_at" count=1 \
-			2>/dev/null | od -An -tu4 -N32)
-		_sec=$4 _len=$6 _flags=$8 _dlen=${10}
+	fault_lw_walk "$1" > /tmp/lw.entries || { cat /tmp/lw.entries; return 1; }
+	echo "$1: $(wc -l < /tmp/lw.entries) entries"
+	_data=0 _set=0 _clears=0 _bad=0 _marked=0
+	while read -r _e _sec _len _flags _at _dlen; do
 		_what=
 		if [ $((_flags & 8)) != 0 ] && [ $_marked = 0 ]; then
 			_what="mark: the data's story begins"
@@ -117,7 +91,7 @@ log_ok() {
 				_data=$((_data + 1))
 			elif [ "$_sec" -eq "$3" ]; then
 				# chunks 512-543: byte 256 + 64 of the page
-				_bits=$(u64 "$1" $((_b + _ss + 320)))
+				_bits=$(fault_u32 "$1" $((_at + 320)))
 				_what="bitmap bits $_bits"
 				if [ "$_bits" != 0 ]; then
 					_set=1
@@ -131,14 +105,7 @@ log_ok() {
 			fi
 		fi
 		echo "  $_e: sector $_sec +$_len flags $_flags $_what"
-		# the entry's sector, then its data (sectors, or data_len bytes)
-		if [ $((_flags & 12)) != 0 ]; then
-			_at=$((_at + 1 + (_dlen + _ss - 1) / _ss))
-		else
-			_at=$((_at + 1 + _len * 512 / _ss))
-		fi
-		_e=$((_e + 1))
-	done
+	done < /tmp/lw.entries
 	echo "$_clears clearing bitmap writes, $_bad before the data they cover was durable"
 	[ "$_clears" -gt 0 ] && [ $_bad = 0 ]
 }

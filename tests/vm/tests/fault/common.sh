@@ -78,3 +78,74 @@ fault_remove() {
 		sleep 0.5
 	done
 }
+
+# fault_nullb_cached N: /dev/nullb0..N-1, 128 MiB, memory-backed, each
+# with a 32 MiB volatile write cache (what a flush is for)
+fault_nullb_cached() {
+	nullb_teardown
+	modprobe null_blk nr_devices=0 || return 1
+	_c=0
+	while [ $_c -lt "$1" ]; do
+		_d=$NULLB_CFS/nullb$_c
+		mkdir "$_d" &&
+		echo 128 > "$_d/size" && echo 1 > "$_d/memory_backed" &&
+		echo 32 > "$_d/cache_size" && echo 1 > "$_d/power" || return 1
+		_c=$((_c + 1))
+	done
+	sleep 0.5
+	cat /sys/block/nullb0/queue/write_cache
+}
+
+# fault_lw_mark LOGDEV DATA_BYTE DATA_LEN: a mark entry's text
+fault_lw_mark() {
+	dd if="$1" bs=1 skip="$2" count="$3" 2>/dev/null
+}
+
+# fault_u32 DEV BYTE: the little-endian u32 at BYTE (the low half of a
+# u64 field, enough for the values read here)
+fault_u32() {
+	dd if="$1" bs=1 skip="$2" count=4 2>/dev/null | od -An -tu4 | tr -d ' '
+}
+
+# fault_lw_walk LOGDEV: the entries of a dm-log-writes log, one line
+# each: "INDEX SECTOR SECTORS FLAGS DATA_BYTE DATA_LEN" (SECTOR and
+# SECTORS in the log's sector size, 512 here; DATA_BYTE: where the
+# entry's data starts in LOGDEV; DATA_LEN: a mark's text length).  The
+# on-disk format (drivers/md/dm-log-writes.c): a super sector {magic,
+# version, nr_entries, sector_size}, then per entry a sector holding
+# {sector, nr_sectors, flags, data_len} (four little-endian u64s) and,
+# for a mark, its text right after them; a write's nr_sectors sectors
+# of data follow that sector (a discard and a mark have none).  Flags:
+# 1 flush, 2 FUA, 4 discard, 8 mark, 16 metadata (REQ_META).
+# dm-log-writes logs a write once it is durable: a FUA write when it
+# completes, any other write at the next flush (before the flush's own
+# entry), a mark at once.  So the order of the log is the order writes
+# reached stable storage.
+fault_lw_walk() {
+	_wn=$(fault_u32 "$1" 16)
+	_wss=$(fault_u32 "$1" 24)
+	_wend=$(($(blockdev --getsz "$1") * 512 / ${_wss:-512}))
+	[ -n "$_wn" ] && [ "$_wn" -gt 0 ] && [ "$_wn" -lt 100000 ] ||
+		{ echo "$1: not a dm-log-writes log ($_wn entries)" >&2; return 1; }
+	_wat=1 _we=0
+	while [ $_we -lt "$_wn" ]; do
+		# the entry's four u64s as eight u32s: low words at 1, 3, 5, 7
+		# shellcheck disable=SC2046
+		set -- "$1" $(dd if="$1" bs="$_wss" skip="$_wat" count=1 \
+			2>/dev/null | od -An -tu4 -N32)
+		if [ $# -lt 9 ] || [ "$6" -gt 31 ] ||
+		   [ $((_wat + 1 + $4)) -gt "$_wend" ]; then
+			shift
+			echo "entry $_we at sector $_wat is not an entry: $*" >&2
+			return 1
+		fi
+		if [ $(($6 & 12)) != 0 ]; then
+			echo "$_we $2 $4 $6 $((_wat * _wss + 32)) $8"
+			_wat=$((_wat + 1))
+		else
+			echo "$_we $2 $4 $6 $(((_wat + 1) * _wss)) $8"
+			_wat=$((_wat + 1 + $4))
+		fi
+		_we=$((_we + 1))
+	done
+}
