@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# TIMEOUT: 420
+# TIMEOUT: 840
 #
 # Issue 31 (3): a write is acknowledged only once the superblocks record
 # the member that failed it.  Each member dI is a dm-delay device whose
@@ -14,12 +14,16 @@
 # their own: the power cut.  Assembled from those images, the array
 # must read B, and for RAID1 every member it trusts must hold B: a
 # member that missed the write may only come back as failed or stale.
-# Member 0 fails the write: it is the one a resync after the power cut
-# would copy from (RAID1) or trust for parity (RAID5), so if it comes
-# back in sync the acknowledged write is gone.
-#   - RAID1, 2 members;
+# The member that fails the write holds the data there: if it comes
+# back in sync, a read (RAID1 reading it, RAID5/6 reading the chunk
+# directly) or a resync after the power cut (RAID1 copies from the
+# first member) returns A, and the acknowledged write is gone.  The
+# test checks that the write did fail that member.
+#   - RAID1, 2 and 3 members: member 0;
 #   - RAID5, 3 members, 64K chunks: array offset 4K is in member 0's
-#     chunk of row 0.
+#     chunk of row 0 (P on member 2);
+#   - RAID6, 4 members, 64K chunks: row 0 has P on member 3, Q on
+#     member 0, its first data chunk on member 1.
 . /harness/lib.sh
 . /harness/tests/raid5/common.sh
 . /harness/tests/fault/common.sh
@@ -76,7 +80,8 @@ slow_all() {
 	dmsetup table | grep '^d.w'
 }
 
-# cut N: write B, and image the members the moment it is acknowledged
+# cut N BAD: write B, and image the members the moment it is
+# acknowledged; the write must have failed member BAD
 cut() {
 	_t0=$(date +%s)
 	dd if=/tmp/B of=$MD bs=4k seek=$((KIB / 4)) oflag=direct conv=notrunc 2>/tmp/cut.err
@@ -90,6 +95,11 @@ cut() {
 	cat /tmp/cut.err
 	cat /proc/mdstat
 	echo "$_rc" > /tmp/cut.rc
+	case ",$(cat $SYS/dev-$(dm_kname "d$2")/state)," in
+	*,faulty,*) ;;
+	*) echo "member $2 did not fail the write: the case tests nothing"
+	   return 1 ;;
+	esac
 }
 
 # from_images N: stop the array, assemble md0 from the images
@@ -123,7 +133,7 @@ after_cut() {
 		return
 	fi
 	fault_data_is $MD $KIB 4 /tmp/B || return 1
-	[ "$2" = raid1 ] || return 0
+	case $2 in raid1*) ;; *) return 0 ;; esac
 	for _d in $SYS/dev-*; do
 		case ",$(cat "$_d/state")," in *,in_sync,*) ;; *) continue ;; esac
 		_o=$(cat "$_d/offset")
@@ -137,15 +147,15 @@ fault_pattern /tmp/A 256
 fault_pattern /tmp/B 4
 fault_slice /tmp/A $KIB 4 /tmp/A.k
 
-ktap_plan 10
-for c in "1 2 0 raid1" "5 3 0 raid5"; do
+ktap_plan 20
+for c in "1 2 0 raid1" "1 3 0 raid1-3" "5 3 0 raid5" "6 4 1 raid6"; do
 	# shellcheck disable=SC2086
 	set -- $c
 	lvl=$1 n=$2 bad=$3 name=$4
 	ktap_check "$name: $n members, no bad-block log, dirty" setup "$lvl" "$n"
 	ktap_check "$name: superblock writes take ${DELAY_MS} ms; member $bad fails the write" \
 		slow_all "$n" "$bad"
-	ktap_check "$name: write B, image the members at its acknowledgment" cut "$n"
+	ktap_check "$name: write B, image the members at its acknowledgment" cut "$n" "$bad"
 	ktap_check "$name: assembled from the images" from_images "$n"
 	ktap_check "$name: B reads back; every member trusted holds it" after_cut "$n" "$name"
 	mdadm --stop $MD > /dev/null 2>&1
