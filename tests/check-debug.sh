@@ -80,9 +80,12 @@ build_in() {
 	local dir=$1 f
 	shift
 	mkdir -p "$dir"
-	for f in "$SRC"/Kbuild "$SRC"/dkms.conf "$SRC"/*.c "$SRC"/*.h; do
+	for f in "$SRC"/Kbuild "$SRC"/dkms.conf "$SRC"/md_compat_probe.sh \
+		 "$SRC"/*.c "$SRC"/*.h; do
 		[ -e "$f" ] || continue
-		case "$f" in *.mod.c) continue ;; esac	# kbuild output of the normal build
+		# kbuild output of the normal build (the probe's header is made
+		# again against this kernel)
+		case "$f" in *.mod.c|*/md_compat_gen.h) continue ;; esac
 		cmp -s "$f" "$dir/${f##*/}" || cp "$f" "$dir/"
 	done
 	make -C "$DKDIR/build" M="$dir" W=1 "$@" modules || return 1
