@@ -435,6 +435,8 @@ int md_compat_ioctl(struct block_device *bdev, unsigned int cmd,
 		    unsigned long arg);
 
 #ifdef HAVE_BDOPS_OPEN_GENDISK
+#define MD_BDOPS_MODE	blk_mode_t
+
 static inline int md_bdops_open(struct gendisk *disk, blk_mode_t mode)
 {
 	return md_open(disk);
@@ -444,20 +446,9 @@ static inline void md_bdops_release(struct gendisk *disk)
 {
 	md_release(disk);
 }
-
-static inline int md_bdops_ioctl(struct block_device *bdev, blk_mode_t mode,
-				 unsigned int cmd, unsigned long arg)
-{
-	return md_ioctl(bdev, cmd, arg);
-}
-
-static inline int md_bdops_compat_ioctl(struct block_device *bdev,
-					blk_mode_t mode, unsigned int cmd,
-					unsigned long arg)
-{
-	return md_compat_ioctl(bdev, cmd, arg);
-}
 #else
+#define MD_BDOPS_MODE	fmode_t
+
 static inline int md_bdops_open(struct block_device *bdev, fmode_t mode)
 {
 	return md_open(bdev->bd_disk);
@@ -467,19 +458,21 @@ static inline void md_bdops_release(struct gendisk *disk, fmode_t mode)
 {
 	md_release(disk);
 }
+#endif
 
-static inline int md_bdops_ioctl(struct block_device *bdev, fmode_t mode,
-				 unsigned int cmd, unsigned long arg)
+/* The ioctls differ only in the type of the mode they ignore. */
+static inline int md_bdops_ioctl(struct block_device *bdev,
+				 MD_BDOPS_MODE mode, unsigned int cmd,
+				 unsigned long arg)
 {
 	return md_ioctl(bdev, cmd, arg);
 }
 
 static inline int md_bdops_compat_ioctl(struct block_device *bdev,
-					fmode_t mode, unsigned int cmd,
+					MD_BDOPS_MODE mode, unsigned int cmd,
 					unsigned long arg)
 {
 	return md_compat_ioctl(bdev, cmd, arg);
 }
-#endif
 
 #endif /* _MD_COMPAT_H */
