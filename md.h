@@ -455,6 +455,12 @@ void md_write_end(struct mddev *mddev);
  */
 void md_error(struct mddev *mddev, struct md_rdev *rdev);
 /*
+ * An empty PREFLUSH to @rdev, waited for: what it acknowledged before
+ * leaves its volatile cache.  0 or the errno; sleeps.  The caller keeps
+ * @rdev->bdev open (a pin, or the lock that keeps the member list).
+ */
+int md_rdev_flush(struct md_rdev *rdev);
+/*
  * Change the array's queue limits (run, hot add; under reconfig_mutex):
  * md_limits_begin(), then md_limits_stack_rdev() and md_compat.h's
  * md_limits_*() setters on @ml, then md_limits_end(), which makes the

@@ -393,20 +393,16 @@ static void bm_flush_members(struct md_bitmap *bm)
 {
 	struct mddev *mddev = bm->mddev;
 	struct md_rdev *rdev;
-	struct bio bio;
 
 	rdev_for_each(rdev, mddev) {
 		if (!rdev->bdev || rdev->desc_nr < 0 ||
 		    test_bit(RD_FAULTY, &rdev->flags))
 			continue;
-		bio_init(&bio, rdev->bdev, NULL, 0,
-			 REQ_OP_WRITE | REQ_PREFLUSH | REQ_SYNC);
-		if (submit_bio_wait(&bio)) {
+		if (md_rdev_flush(rdev)) {
 			pr_warn("md: %s: %pg: flush before a bitmap file write failed\n",
 				mdname(mddev), rdev->bdev);
 			md_error(mddev, rdev);
 		}
-		bio_uninit(&bio);
 	}
 }
 

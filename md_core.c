@@ -615,6 +615,19 @@ void md_error(struct mddev *mddev, struct md_rdev *rdev)
 }
 EXPORT_SYMBOL_GPL(md_error);
 
+int md_rdev_flush(struct md_rdev *rdev)
+{
+	struct bio bio;
+	int err;
+
+	bio_init(&bio, rdev->bdev, NULL, 0,
+		 REQ_OP_WRITE | REQ_PREFLUSH | REQ_SYNC);
+	err = submit_bio_wait(&bio);
+	bio_uninit(&bio);
+	return err;
+}
+EXPORT_SYMBOL_GPL(md_rdev_flush);
+
 int md_fail_request(struct mddev *mddev, struct md_rdev *rdev)
 {
 	md_error(mddev, rdev);

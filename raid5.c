@@ -2381,15 +2381,10 @@ static void r5_flush_members(struct r5conf *conf)
 	int i;
 
 	for (i = 0; i < conf->raid_disks; i++) {
-		struct bio bio;
-
 		rdev = r5_pin_alive(conf, i);
 		if (!rdev)
 			continue;
-		bio_init(&bio, rdev->bdev, NULL, 0,
-			 REQ_OP_WRITE | REQ_PREFLUSH | REQ_SYNC);
-		submit_bio_wait(&bio);
-		bio_uninit(&bio);
+		md_rdev_flush(rdev);
 		md_rdev_unpin(rdev);
 	}
 }
