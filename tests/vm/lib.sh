@@ -39,6 +39,20 @@ ktap_not_ok() {
 	echo "not ok $KTAP_N $*"
 }
 
+# bitmap_file_fs_or_skip: skip the whole test unless the kernel has ext4:
+# in-tree md reaches a bitmap file's blocks through bmap(), which tmpfs
+# lacks, so bitmap files live on an ext4 on a RAM disk
+bitmap_file_fs_or_skip() {
+	grep -qw ext4 /proc/filesystems || modprobe ext4 2>/dev/null
+	grep -qw ext4 /proc/filesystems ||
+		ktap_skip_all "no ext4 in this kernel (in-tree md needs a bmap()-capable file system for bitmap files)"
+}
+
+# ext4_mount DEV DIR: a new ext4 on DEV (e2fsprogs' mke2fs), mounted at DIR
+ext4_mount() {
+	/sbin/mke2fs -q -F -t ext4 "$1" && mkdir -p "$2" && mount -t ext4 "$1" "$2"
+}
+
 # ktap_todo NAME REASON: a known failure, reported, not counted (KTAP's
 # TODO directive); for the cases in-tree md itself fails
 ktap_todo() {

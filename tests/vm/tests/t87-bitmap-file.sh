@@ -31,9 +31,7 @@
 # the test is skipped with that reason.
 . /harness/lib.sh
 
-grep -qw ext4 /proc/filesystems || modprobe ext4 2>/dev/null
-grep -qw ext4 /proc/filesystems ||
-	ktap_skip_all "no ext4 in this kernel (in-tree md needs a bmap()-capable file system for bitmap files)"
+bitmap_file_fs_or_skip
 
 MD=/dev/md0
 FS=/tmp/bmfs
@@ -189,8 +187,7 @@ raid5_file() {
 
 ktap_plan 12
 ktap_check "brd: four 128 MiB RAM disks" brd_setup 4 131072
-ktap_check "ext4 on ram3 at $FS for the bitmap files" sh -c \
-	"/sbin/mke2fs -q -F -t ext4 /dev/ram3 && mkdir -p $FS && mount -t ext4 /dev/ram3 $FS"
+ktap_check "ext4 on ram3 at $FS for the bitmap files" ext4_mount /dev/ram3 $FS
 ktap_check "dm-linear members m0, m1" sh -c \
 	'modprobe dm-mod && SZ=$(blockdev --getsz /dev/ram0) &&
 	 dmsetup create m0 --table "0 $SZ linear /dev/ram0 0" &&

@@ -27,9 +27,7 @@
 . /harness/tests/raid5/common.sh
 . /harness/tests/fault/common.sh
 
-grep -qw ext4 /proc/filesystems || modprobe ext4 2>/dev/null
-grep -qw ext4 /proc/filesystems ||
-	ktap_skip_all "no ext4 in this kernel (in-tree md needs a bmap()-capable file system for bitmap files)"
+bitmap_file_fs_or_skip
 
 MD=/dev/md0
 FS=/tmp/bmfs
@@ -40,7 +38,7 @@ setup() {
 	md_stop_all
 	brd_setup 3 131072 && fault_nullb_cached 2 || return 1
 	modprobe dm-log-writes || return 1
-	mkdir -p $FS && /sbin/mke2fs -q -F -t ext4 /dev/ram2 && mount -t ext4 /dev/ram2 $FS || return 1
+	ext4_mount /dev/ram2 $FS || return 1
 	_s=$(blockdev --getsz /dev/nullb0)
 	for _c in 0 1; do
 		dmsetup create "lw$_c" --table "0 $_s log-writes /dev/nullb$_c /dev/ram$_c" ||
