@@ -17,11 +17,26 @@
  * operation; member completions just hand the stripe back.
  *
  * Why it scales.  Each row belongs to one of a few workers (one per CPU,
- * by runs of 16 pages), work items of an unbound workqueue that run on
- * different CPUs at once; a work item never runs twice at once, so a
- * row's operations still run one at a time.  Workers share only the
- * cache, which is split into shards by hash bucket: a lookup takes its
- * row's shard lock and nothing array-wide.
+ * by regions of R5_WORKER_ROWS rows: 4 MiB of every member), work items
+ * of an unbound workqueue that run on different CPUs at once; a work
+ * item never runs twice at once, so a row's operations still run one at
+ * a time.  Workers share only the cache, which is split into shards by
+ * hash bucket: a lookup takes its row's shard lock and nothing
+ * array-wide.
+ *
+ * Why member IO of a stream leaves in order.  A member is fastest, and a
+ * disk is only fast, when a sequential stream reaches it in ascending,
+ * contiguous requests.  A worker handles its stripes in the order they
+ * were queued, which for a stream is ascending, and submits under one
+ * plug, which merges each member's pages into large requests.  Two
+ * workers on neighbouring rows would interleave their requests on every
+ * member (runs of 16 pages did: 83-98 % of member requests broke the
+ * stream), so a region is large: a stream stays on one worker for 4 MiB
+ * per member, and only its crossing into the next region can interleave.
+ * The cost: one stream's parity is computed by one worker at a time, as
+ * by in-tree md's single thread; concurrent streams and random IO still
+ * spread over all workers, by region.  tests/vm/tests/t98-ordering.sh
+ * measures the order on the members.
  *
  * Reads of data on a member that holds it (In_sync, or rebuilt past it)
  * bypass the cache: data on a working member is never rewritten by an
@@ -345,7 +360,7 @@ static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 	lockdep_assert_held(&r5_shard_of(conf, hash)->lock);
 	hlist_del_init(&sh->hash);
 	sh->sector = sector;
-	/* runs of consecutive pages go to different workers */
+	/* regions of consecutive rows go to different workers */
 	sh->worker = (u32)(sector >> (PAGE_SHIFT - SECTOR_SHIFT)) /
 		     R5_WORKER_ROWS % conf->nr_workers;
 	sh->state = R5_IDLE;

@@ -69,11 +69,11 @@
 /* Stripe workers: one per online CPU, at most this many. */
 #define R5_MAX_WORKERS		16
 /*
- * Rows go to workers in runs of this many consecutive pages (64 KiB of
- * each member), so each worker's plug still merges a sequential stream
- * into large member bios.
+ * Rows go to workers in regions of this many consecutive rows (4 MiB of
+ * each member), so a sequential stream is handled by one worker at a
+ * time and reaches each member in order, merged by that worker's plug.
  */
-#define R5_WORKER_ROWS		16
+#define R5_WORKER_ROWS		1024
 
 /*
  * A stripe that waits for the rest of its row from a sequential stream
