@@ -3,7 +3,8 @@
 #
 # `make checkpatch`: run the kernel's checkpatch.pl (taken from the Debian
 # linux-source package, cached in .cache/) over the top-level C sources
-# and headers.  Exits non-zero on any error or warning.
+# and headers and the guest's test module tests/vm/seekdisk/.  Exits
+# non-zero on any error or warning.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=$SRC/.cache
@@ -32,6 +33,7 @@ for f in *.c *.h; do
 	case "$f" in *.mod.c | md_compat_gen.h) continue ;; esac	# generated
 	files+=("$f")
 done
+for f in tests/vm/seekdisk/*.c; do files+=("$f"); done
 [ ${#files[@]} -gt 0 ] || { echo "checkpatch: no *.c/*.h files"; exit 0; }
 # --no-tree: we are not a kernel tree; spelling.txt and const_structs are
 # found next to checkpatch.pl.  --strict CHECKs are printed but only

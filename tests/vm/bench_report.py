@@ -167,6 +167,7 @@ def bench_rows(runs):
         p = j.get("params", {})
         env = [f"{var}={p[key]}" for key, var, default in
                (("raw_runs", "BENCH_RAW_RUNS", "2"), ("runtime", "BENCH_RUNTIME", "job"),
+                ("dd_size", "BENCH_DD_MIB", "job"),
                 ("warmup", "BENCH_WARMUP", "5"), ("runs", "BENCH_RUNS", "4"))
                if key in p and p[key] != default]
         if env:
@@ -184,7 +185,7 @@ def bench_rows(runs):
         tg = job_targets(job)
         if not tg:
             mode = j.get("params", {}).get("mode", "fio")
-            tg = [("kib_s" if mode == "resync" else "iops", None, None, "")]
+            tg = [({"resync": "kib_s", "dd": "mib_s"}.get(mode, "iops"), None, None, "")]
         for metric, op, value, note in tg:
             field, higher, unit = METRICS[metric]
             a, b = t["intree"].get(field), t["fork"].get(field)
@@ -418,7 +419,8 @@ def is_smoke(s):
     """A run too short to stand as a result (BENCH_RUNTIME / tiny BT_* runs)."""
     for j in s.get("jobs", {}).values():
         p = j.get("params", {})
-        if p.get("runtime", "job") != "job" or int(p.get("runs", "0")) < 2:
+        if p.get("runtime", "job") != "job" or p.get("dd_size", "job") != "job" \
+                or int(p.get("runs", "0")) < 2:
             return True
     p = s.get("params", "")
     if isinstance(p, str) and p:

@@ -11,13 +11,20 @@ build an array) and per run:
   sb_events of the first member and stat.NAME for every md/stats file;
   the fork has those, in-tree not);
 * resync jobs: TARGET-N.resync.txt: "start uptime T", "size component_kib
-  K", "sample T SECTORS" every 0.1 s, "end uptime T".
+  K", "sample T SECTORS" every 0.1 s, "end uptime T";
+* dd jobs: TARGET-N.dd.txt: "bytes B", "start T", "end T" (uptime around
+  the whole dd) and dd's own report as "dd ..." lines, plus TARGET-N.md.txt.
+
+Jobs on seekdisk members (# MEMBERS: seek) have seekdisk.txt (the module's
+parameters) and sys.seek_* counters in the md records: requests, seeks,
+positioning and transfer time summed over the members.
 
 fio tables, per target: min/median/max IOPS over runs; the median over
 runs of the mean, p99 and p99.9 completion latency; the max of max
 completion and max submission latency; each run's max latency and the
 median of those.  Resync tables: KiB/s (component
-size / time from create to idle) min/median/max.  The A/A line compares
+size / time from create to idle) min/median/max.  dd tables: MiB/s (size
+/ wall time of the dd) min/median/max.  The A/A line compares
 the two in-tree groups (first vs last in-tree run of each ABBA round) to
 show the noise floor; the last line gives fork vs in-tree.
 """
@@ -155,6 +162,21 @@ def resync_stats(path):
             "steady_kib_s": steady}
 
 
+def dd_stats(path):
+    kv = {}
+    for line in open(path):
+        k, _, v = line.rstrip("\n").partition(" ")
+        if k in ("bytes", "start", "end", "kind"):
+            kv[k] = v
+    if not {"bytes", "start", "end"} <= kv.keys():
+        raise ValueError(f"{path}: incomplete dd record")
+    secs = float(kv["end"]) - float(kv["start"])
+    if secs <= 0:
+        raise ValueError(f"{path}: dd took no time")
+    b = int(kv["bytes"])
+    return {"mib_s": b / 1048576 / secs, "secs": secs, "bytes": b}
+
+
 def med(runs, k):
     vals = [r[k] for r in runs if r.get(k) is not None]
     return statistics.median(vals) if vals else None
@@ -183,6 +205,12 @@ def aggregate_fio(runs):
         if all(k in r for r in runs):
             s[k + "_runs"] = [r[k] for r in runs]
             s[k + "_median"] = med(runs, k)
+    add_md(s, runs)
+    return s
+
+
+def add_md(s, runs):
+    """The md records of the runs (md/stats, stripe cache) into s."""
     mds = [r["md"] for r in runs if r.get("md")]
     if mds:
         s["sync_kib_s_median"] = med(mds, "sync_kib_s")
@@ -197,6 +225,15 @@ def aggregate_fio(runs):
             cache[name] = max(m["cache"][name] for m in mds if name in m.get("cache", {}))
         if cache:
             s["md_cache"] = cache
+
+
+def aggregate_dd(runs):
+    if not runs:
+        return None
+    m = [r["mib_s"] for r in runs]
+    s = {"runs": len(runs), "mib_s_min": min(m), "mib_s_median": statistics.median(m),
+         "mib_s_max": max(m), "secs_median": med(runs, "secs"), "bytes": runs[0]["bytes"]}
+    add_md(s, runs)
     return s
 
 
@@ -311,8 +348,105 @@ def fio_table(out, js, groups, broken, targets):
                 else:
                     row += f" {v['median']:>13.0f}"
             out.append(row)
+    seek_line(out, groups, targets, int(js["params"].get("ndisks", "0")))
     r5_lines(out, md, int(js["params"].get("ndisks", "0")))
     bound_line(out, js)
+    seek_bound_line(out, js)
+
+
+def seek_line(out, groups, targets, ndisks):
+    """seekdisk members: what the heads did during the md runs."""
+    rows = []
+    for t in targets:
+        recs = [r["md"] for r in groups.get(t, []) if r.get("md")
+                and "seek_requests" in r["md"].get("sys", {}) and r["md"].get("secs")]
+        if not recs:
+            continue
+
+        def m(k):
+            return statistics.median(r["sys"].get(k, 0) for r in recs)
+        req, seeks = m("seek_requests"), m("seek_seeks")
+        pos, xfer = m("seek_position_ns") / 1e9, m("seek_transfer_ns") / 1e9
+        late = m("seek_late_ns") / 1e9
+        secs = statistics.median(r["secs"] for r in recs)
+        busy = (pos + xfer) / (ndisks * secs) * 100 if ndisks and secs else 0
+        rows.append(f"  {LABELS[t]:<18} requests {req:.0f}, seeks {seeks:.0f} "
+                    f"({100 * seeks / req if req else 0:.0f} %), mean request "
+                    f"{m('seek_sectors') / 2 / req if req else 0:.0f} KiB, mean seek "
+                    f"{m('seek_seek_sectors') / 2048 / seeks if seeks else 0:.1f} MiB; head time "
+                    f"positioning {pos:.1f} s + transfer {xfer:.1f} s in {secs:.1f} s x "
+                    f"{ndisks} members (busy {busy:.0f} %); late {late:.2f} s")
+    if rows:
+        out.append("seekdisk heads per run, all members (median over runs; a seek is a request "
+                   "that did not start where the member's previous one ended; late: "
+                   "completions after the model's time):")
+        out.extend(rows)
+
+
+def members_label(js, params):
+    """How a job's members are named: null_blk, seekdisk with its model, brd."""
+    kind = params.get("members", "brd")
+    if kind.startswith("nullb"):
+        mbps = kind.partition(':')[2] or '100'
+        return ("null_blk (no bandwidth limit)" if mbps == '0'
+                else f"null_blk ({mbps} MB/s each)")
+    if kind.startswith("seek"):
+        sp = js.get("seekdisk")
+        if not sp:
+            return "seekdisk"
+        return (f"seekdisk ({sp.get('mbps', '?')} MB/s, seek {sp.get('settle_us', '?')}.."
+                f"{sp.get('full_seek_us', '?')} us + rotation {sp.get('rot_us', '?')} us, "
+                f"depth {sp.get('queue_depth', '?')}, max {sp.get('max_kb', '?')} KiB)")
+    return kind
+
+
+def seek_bound_line(out, js):
+    """seekdisk members: the array's bound if no request paid a seek."""
+    p, sp = js["params"], js.get("seekdisk")
+    parity = {"raid5": 1, "raid4": 1, "raid6": 2}.get(p.get("level"))
+    if not sp or parity is None or not sp.get("mbps", "").isdigit():
+        return
+    data = int(p["ndisks"]) - parity
+    bound = int(sp["mbps"]) * 1e6 / 1048576 * data
+    parts = [f"{LABELS[t]} {js['targets'][t]['mib_s_median']:.1f} MiB/s "
+             f"({100 * js['targets'][t]['mib_s_median'] / bound:.0f}%)"
+             for t in ("intree", "fork") if js["targets"].get(t)]
+    out.append(f"seek-free bound: {data} data members x {sp['mbps']} MB/s = {bound:.1f} MiB/s; "
+               + ", ".join(parts))
+
+
+def dd_table(out, js, groups, broken):
+    hdr = (f"{'target':<18} {'runs':>4} {'MiB/s min':>10} {'median':>10} {'max':>10}"
+           f" {'time median':>12}")
+    out.append(hdr)
+    out.append("-" * len(hdr))
+    for t in ("intree", "fork"):
+        s = aggregate_dd(groups.get(t, []))
+        js["targets"][t] = s
+        if s is None:
+            why = broken.get(t, "no successful runs")
+            out.append(f"{LABELS[t]:<18}    - NOT FUNCTIONAL: {why}")
+            continue
+        out.append(f"{LABELS[t]:<18} {s['runs']:>4} {s['mib_s_min']:>10.1f}"
+                   f" {s['mib_s_median']:>10.1f} {s['mib_s_max']:>10.1f}"
+                   f" {s['secs_median']:>11.2f}s")
+    ga, gb = aggregate_dd(groups.get("intree-a", [])), aggregate_dd(groups.get("intree-b", []))
+    js["aa"] = {"intree-a": ga, "intree-b": gb}
+    if ga and gb:
+        out.append(f"A/A in-tree a vs b: {ga['runs']}+{gb['runs']} runs, median MiB/s "
+                   f"{pct(gb['mib_s_median'], ga['mib_s_median'])}  (noise floor)")
+    else:
+        out.append("A/A in-tree a vs b: not enough in-tree runs")
+    fi, it = js["targets"].get("fork"), js["targets"].get("intree")
+    if fi and it:
+        out.append(f"fork vs in-tree: median MiB/s {pct(fi['mib_s_median'], it['mib_s_median'])}"
+                   f" ({ratio(fi['mib_s_median'], it['mib_s_median'])})")
+    ndisks = int(js["params"].get("ndisks", "0"))
+    sys_line(out, groups, ("intree", "fork"))
+    seek_line(out, groups, ("intree", "fork"), ndisks)
+    md = [(t, js["targets"][t]) for t in ("intree", "fork") if js["targets"].get(t)]
+    r5_lines(out, md, ndisks)
+    seek_bound_line(out, js)
 
 
 def bound_line(out, js):
@@ -494,6 +628,9 @@ def main():
             target, n, group, fn = line.split()
             if mode == "resync":
                 st = resync_stats(os.path.join(d, fn))
+            elif mode == "dd":
+                st = dd_stats(os.path.join(d, fn))
+                st["md"] = md_record(os.path.join(d, f"{target}-{n}.md.txt"))
             else:
                 st = fio_stats(os.path.join(d, fn))
                 st["md"] = md_record(os.path.join(d, f"{target}-{n}.md.txt"))
@@ -501,14 +638,22 @@ def main():
             if group != target:
                 groups.setdefault(group, []).append(st)
         js = {"params": params, "broken": broken, "targets": {}}
+        sp = os.path.join(d, "seekdisk.txt")
+        if os.path.exists(sp):
+            js["seekdisk"] = dict(line.split(None, 1) for line in
+                                  (x.strip() for x in open(sp)) if " " in line)
         out.append("")
-        kind = params.get("members", "brd")
-        if kind.startswith("nullb"):
-            mbps = kind.partition(':')[2] or '100'
-            kind = ("null_blk (no bandwidth limit)" if mbps == '0'
-                    else f"null_blk ({mbps} MB/s each)")
+        kind = members_label(js, params)
         size = f"{params['ndisks']} x {params.get('member_mib', '256')} MiB {kind}"
-        if mode == "resync":
+        if mode == "dd":
+            dkind, _, mib = params.get("dd", "?:?").partition(":")
+            how = "oflag=direct" if dkind == "direct" else "through the page cache, conv=fsync"
+            out.append(f"{job}: {params['level']} on {size}, --assume-clean; dd bs=1M "
+                       f"{mib} MiB {how}, MiB/s from the wall time of the whole dd; "
+                       f"{params['runs']} runs per md target, ABBA in-tree/fork, "
+                       f"a dd warm-up of up to 64 MiB per load (discarded)")
+            dd_table(out, js, groups, broken)
+        elif mode == "resync":
             out.append(f"{job}: {params['level']} on {size}, initial resync with nothing else "
                        f"running, {params['runs']} runs per target, ABBA in-tree/fork, "
                        f"speed_limit_max {params.get('speed_max', 'default')}")

@@ -8,8 +8,9 @@
 # unpacks them in order, later files win):
 #   base    busybox, mdadm, fio + libraries, the distro modules we need.
 #           Cached in .cache/initramfs/ keyed by a hash of its inputs.
-#   overlay /init, the guest harness, tests, bench jobs, our .ko files and
-#           the run configuration.  Rebuilt on every run (small, fast).
+#   overlay /init, the guest harness, tests, bench jobs, our .ko files
+#           (and seekdisk.ko for the seek benches) and the run
+#           configuration.  Rebuilt on every run (small, fast).
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CACHE=$SRC/.cache
@@ -49,6 +50,17 @@ build_modules() {
 	for m in md-mod raid1 raid456; do
 		[ -e "${FORK_KO_DIR:-$SRC}/$m.ko" ] || die "$m.ko missing in ${FORK_KO_DIR:-$SRC}"
 	done
+}
+
+# build_seekdisk: the seek benches' member disk (tests/vm/seekdisk/, `make
+# seekdisk`, against the same headers as our modules) for build_initrd to
+# ship as /harness/seekdisk.ko.  Only tests/vm/bench calls it, for jobs
+# with "# MEMBERS: seek".  Built against the cloud kernel's headers only:
+# it does not load into a VM_KERNEL_DIR kernel.
+build_seekdisk() {
+	make -s -C "$SRC" seekdisk >&2 || die "seekdisk build failed"
+	SEEKDISK_KO=$CACHE/seekdisk/seekdisk.ko
+	[ -e "$SEEKDISK_KO" ] || die "seekdisk.ko missing in ${SEEKDISK_KO%/*}"
 }
 
 # Modules from the distro kernel the guest may need (closure via modules.dep).
@@ -159,6 +171,9 @@ build_initrd() {
 	build_tools "$ov/harness/tools"
 	cp "$SRC"/bench/*.fio "$ov/harness/bench/" 2>/dev/null || true
 	cp "${FORK_KO_DIR:-$SRC}"/{md-mod,raid1,raid456}.ko "$ov/harness/fork/"
+	if [ -n "${SEEKDISK_KO:-}" ]; then
+		install -m 0644 "$SEEKDISK_KO" "$ov/harness/seekdisk.ko"
+	fi
 	# VM_KUNIT_DIR: KUnit test modules for tests/vm/tests/t01-kunit.sh
 	# (tests/check-debug.sh builds them against the debug kernel)
 	if [ -n "${VM_KUNIT_DIR:-}" ]; then

@@ -19,6 +19,17 @@
 #   # MD-BENCH: resync                   no fio: every run creates a new
 #                                        array without --assume-clean and
 #                                        times its initial resync (idle)
+#   # MD-BENCH: dd direct|buffered MIB   no fio (the job file has only
+#                                        header lines): each run writes MIB
+#                                        MiB of zeros from the start of
+#                                        /dev/md0 with dd bs=1M, either
+#                                        oflag=direct or through the page
+#                                        cache with conv=fsync, on an
+#                                        --assume-clean array; MiB/s from
+#                                        the wall time of the whole dd,
+#                                        fsync included.  The warm-up is a
+#                                        discarded dd of 64 MiB (MIB if
+#                                        less) per load; no raw runs
 #   # SYNC-SPEED-MAX: KIB                speed_limit_max after each load
 #   # PREFILL: yes                       write the whole target once per
 #                                        load before the warm-up (reads)
@@ -31,13 +42,25 @@
 #                                        MBPS MB/s each) instead of RAM
 #                                        disks, for jobs bound by member
 #                                        bandwidth
+#   # MEMBERS: seek [NAME=VALUE...]      seekdisk members /dev/seekN
+#                                        (tests/vm/seekdisk: memory backed,
+#                                        one request at a time, each that
+#                                        does not start where the last one
+#                                        ended charged a seek and half a
+#                                        revolution), NAME=VALUE its module
+#                                        parameters (mbps, settle_us,
+#                                        full_seek_us, rot_us, queue_depth,
+#                                        max_kb); mq-deadline on each with
+#                                        nr_requests 64 (nr_requests=N
+#                                        there sets another).  Runs record
+#                                        the members' seek counters
 #   # TARGET: METRIC OP RATIO [why]      not read here: the row(s) of the
 #                                        BENCHMARKS.md summary (bench_report.py)
 #   # DEGRADE: N                         fail and remove the last N members
 #                                        after creating the array
 #   # BITMAP: internal [CHUNK]           create with an internal write-intent
 #                                        bitmap (mdadm --bitmap-chunk=CHUNK)
-# Every load gets fresh RAM disks; fio jobs get one discarded warm-up run
+# Every load gets fresh members; fio jobs get one discarded warm-up run
 # per load.  Around each md run the guest records md/stats/* (fork only),
 # sync_action and sync_completed.  Raw fio JSON, those records and
 # runs.txt go to /out, which is tarred onto /dev/vda for the host.
@@ -79,6 +102,35 @@ run_fio() {
 		log "fio failed on $1 ($2): $(tr '\n' ' ' < /tmp/fio.err | cut -c1-300)"
 	fi
 	return $_rc
+}
+
+# run_dd DEV KIND MIB OUT: dd MIB MiB of zeros onto DEV from its start,
+# bs=1M, KIND direct (oflag=direct) or buffered (conv=fsync); OUT gets the
+# size, the wall time of the whole dd and dd's own report.
+run_dd() {
+	case "$2" in
+	direct) _fl=oflag=direct ;;
+	buffered) _fl=conv=fsync ;;
+	*) log "dd: unknown kind '$2'"; return 1 ;;
+	esac
+	# the page cache as empty as the last run left it
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	read -r _t0 _ < /proc/uptime
+	dd if=/dev/zero of="$1" bs=1M count="$3" "$_fl" > /tmp/dd.err 2>&1
+	_rc=$?
+	read -r _t1 _ < /proc/uptime
+	if [ $_rc -ne 0 ]; then
+		log "dd failed on $1: $(tr '\n' ' ' < /tmp/dd.err | cut -c1-300)"
+		return $_rc
+	fi
+	{
+		echo "kind $2"
+		echo "bytes $(($3 * 1048576))"
+		echo "start $_t0"
+		echo "end $_t1"
+		sed 's/^/dd /' /tmp/dd.err
+	} > "$4"
 }
 
 # md_record FILE TAG: append "TAG key value" lines: uptime, sync_action,
@@ -124,6 +176,19 @@ md_record() {
 			      print t, "sys.member_read_sectors", rs + 0
 			      print t, "sys.member_writes", w + 0
 			      print t, "sys.member_write_sectors", ws + 0 }'
+		# seekdisk members: what the head did (seek counters, summed)
+		case "$members" in
+		seek*)
+			_i=0
+			while [ "$_i" -lt "$ndisks" ]; do
+				for _f in "/sys/block/seek$_i/seek"/*; do
+					read -r _v < "$_f"
+					echo "${_f##*/} $_v"
+				done
+				_i=$((_i + 1))
+			done | awk -v t="$2" '{ s[$1] += $2 }
+				END { for (k in s) printf "%s sys.seek_%s %.0f\n", t, k, s[k] }' ;;
+		esac
 		# what the vCPUs did: busy ticks (user nice system irq softirq)
 		# and inter-processor interrupts, for both implementations
 		awk -v t="$2" '/^cpu[0-9]/ { print t, "sys.busy_" $1, $2 + $3 + $4 + $7 + $8 }' /proc/stat
@@ -150,8 +215,54 @@ load_target() {
 member() {
 	case "$members" in
 	nullb*) echo "/dev/nullb$1" ;;
+	seek*) echo "/dev/seek$1" ;;
 	*) echo "/dev/ram$1" ;;
 	esac
+}
+
+# seekdisk members (tests/vm/seekdisk), the seek benches' disks.  Their
+# queue is what a SATA disk's is under mq-deadline: the scheduler's
+# requests (nr_requests, which the elevator sets to twice the device's
+# small queue depth) raised to 64, as for a disk with NCQ depth 32, so
+# mq-deadline holds, merges and sorts the work the disk has not taken.
+SEEK_NR_REQUESTS=64
+
+seek_teardown() {
+	md_stop_all
+	[ -d /sys/module/seekdisk ] && rmmod seekdisk
+	return 0
+}
+
+# seek_setup NR SIZE_MIB [NAME=VALUE...]: fresh /dev/seek0..NR-1
+seek_setup() {
+	_nr=$1
+	_mib=$2
+	shift 2
+	seek_teardown
+	_mp=
+	_nrq=$SEEK_NR_REQUESTS
+	for _p in "$@"; do
+		case "$_p" in
+		nr_requests=*) _nrq=${_p#*=} ;;
+		*=*) _mp="$_mp $_p" ;;
+		*) echo "seek member parameter '$_p' is not NAME=VALUE"; return 1 ;;
+		esac
+	done
+	# shellcheck disable=SC2086 # NAME=VALUE words
+	insmod /harness/seekdisk.ko nr_devices="$_nr" size_mib="$_mib" $_mp || return 1
+	_i=0
+	while [ "$_i" -lt "$_nr" ]; do
+		_n=0
+		while [ ! -b "/dev/seek$_i" ] && [ $_n -lt 50 ]; do sleep 0.1; _n=$((_n + 1)); done
+		[ -b "/dev/seek$_i" ] || { echo "/dev/seek$_i did not appear"; return 1; }
+		_q=/sys/block/seek$_i/queue
+		if ! { echo mq-deadline > "$_q/scheduler" &&
+		       echo "$_nrq" > "$_q/nr_requests"; }; then
+			echo "seek$_i: cannot set mq-deadline, nr_requests $_nrq"
+			return 1
+		fi
+		_i=$((_i + 1))
+	done
 }
 
 # fresh_members: new, empty member devices
@@ -161,6 +272,16 @@ fresh_members() {
 		brd_teardown
 		nullb_setup "$ndisks" "$member_mib" "${members#nullb }" ||
 			{ echo "null_blk setup failed"; return 1; } ;;
+	seek*)
+		brd_teardown
+		# shellcheck disable=SC2086 # NAME=VALUE words
+		seek_setup "$ndisks" "$member_mib" ${members#seek} ||
+			{ echo "seekdisk setup failed"; return 1; }
+		# the model the summary names (the job's directory, $d)
+		for _f in /sys/module/seekdisk/parameters/*; do
+			read -r _v < "$_f"
+			echo "${_f##*/} $_v"
+		done > "$d/seekdisk.txt" ;;
 	*)
 		brd_setup "$ndisks" $((member_mib * 1024)) ||
 			{ echo "brd setup failed"; return 1; } ;;
@@ -276,6 +397,11 @@ setup_load() {
 	fio-during-resync)
 		make_array "$1" 0 || return 1
 		run_fio "$1" /dev/md0 /tmp/warm.fio /tmp/warm.json ;;
+	dd)
+		make_array "$1" 1 || return 1
+		_w=64
+		[ "$dd_mib" -lt $_w ] && _w=$dd_mib
+		run_dd /dev/md0 "$dd_kind" "$_w" /tmp/warm.dd || return 1 ;;
 	esac
 	return 0
 }
@@ -299,6 +425,11 @@ measure() {
 		run_fio "$1" /dev/md0 /tmp/job.fio "$3/$1-$2.json" || return 1
 		md_record "$3/$1-$2.md.txt" after
 		rfile=$1-$2.json ;;
+	dd)
+		md_record "$3/$1-$2.md.txt" before
+		run_dd /dev/md0 "$dd_kind" "$dd_mib" "$3/$1-$2.dd.txt" || return 1
+		md_record "$3/$1-$2.md.txt" after
+		rfile=$1-$2.dd.txt ;;
 	resync)
 		if ! { make_array "$1" 0 && time_resync "$3/$1-$2.resync.txt"; } \
 				> /tmp/mk.err 2>&1; then
@@ -323,6 +454,19 @@ for job in $BENCH_JOBS; do
 	member_mib=${3:-256}
 	mode=$(directive "$src" MD-BENCH)
 	mode=${mode:-fio}
+	# dd KIND MIB
+	dd_kind=
+	dd_mib=
+	dd_size=job
+	case "$mode" in
+	dd\ *)
+		# shellcheck disable=SC2086
+		set -- $mode
+		mode="dd"
+		dd_kind=$2
+		dd_mib=${BENCH_DD_MIB:-$3}
+		dd_size=${BENCH_DD_MIB:-job} ;;
+	esac
 	speed_max=$(directive "$src" SYNC-SPEED-MAX)
 	prefill=$(directive "$src" PREFILL)
 	fork_sysfs=$(directive "$src" FORK-SYSFS)
@@ -332,10 +476,15 @@ for job in $BENCH_JOBS; do
 	bitmap=$(directive "$src" BITMAP)
 	case "$mode" in
 	fio|fio-during-resync|resync) ;;
+	dd)
+		case "$dd_kind:$dd_mib" in
+		direct:[1-9]*|buffered:[1-9]*) ;;
+		*) log "$job: MD-BENCH dd wants direct|buffered and a size in MiB"; continue ;;
+		esac ;;
 	*) log "$job: unknown MD-BENCH mode '$mode'"; continue ;;
 	esac
 	: > "$d/runs.txt"
-	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} intree_sysfs=${intree_sysfs:-none} members=$(echo "${members:-brd}" | tr ' ' :) degrade=${degrade:-0} bitmap=$(echo "${bitmap:-none}" | tr ' ' :) runtime=${BENCH_RUNTIME:-job}" > "$d/params.txt"
+	echo "mode=$mode level=$level ndisks=$ndisks member_mib=$member_mib runs=$RUNS raw_runs=$RAW_RUNS warmup=$WARMUP speed_max=${speed_max:-default} prefill=${prefill:-no} fork_sysfs=${fork_sysfs:-none} intree_sysfs=${intree_sysfs:-none} members=$(echo "${members:-brd}" | tr ' ' :) degrade=${degrade:-0} bitmap=$(echo "${bitmap:-none}" | tr ' ' :) runtime=${BENCH_RUNTIME:-job} dd=${dd_kind:-none}:${dd_mib:-0} dd_size=$dd_size" > "$d/params.txt"
 
 	# raw member baseline (plain fio jobs only)
 	if [ "$mode" = fio ] && [ "$RAW_RUNS" -gt 0 ]; then
@@ -395,6 +544,8 @@ for job in $BENCH_JOBS; do
 	md_stop_all
 	unload_impl > /dev/null 2>&1
 	cat /proc/mdstat > "$d/mdstat.txt" 2>/dev/null
+	# seekdisk holds its members' data in memory: free it for the next job
+	seek_teardown
 done
 brd_teardown
 nullb_teardown
