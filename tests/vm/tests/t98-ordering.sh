@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# TIMEOUT: 150
+# TIMEOUT: 300
 #
 # Issue 32: a sequential stream reaches every member in order and in
 # large requests.  Spinning disks, SMR disks and cheap flash pay for
