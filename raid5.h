@@ -69,11 +69,11 @@
 /* Stripe workers: one per online CPU, at most this many. */
 #define R5_MAX_WORKERS		16
 /*
- * Rows go to workers in regions of this many consecutive rows (4 MiB of
+ * Rows go to workers in regions of this many consecutive rows (64 MiB of
  * each member), so a sequential stream is handled by one worker at a
  * time and reaches each member in order, merged by that worker's plug.
  */
-#define R5_WORKER_ROWS		1024
+#define R5_WORKER_ROWS		16384
 
 /*
  * A stripe that waits for the rest of its row from a sequential stream
