@@ -255,6 +255,12 @@ def throttle_rows(runs):
                 during += " (of the degraded array's)"
             rows.append(row(grp, f"T1 {job}", during, ra, rb,
                             "share", ratio, True, target, b.get("iops_met"), name, s, cmd))
+            wa, wb, wt = a.get("worst_ratio"), b.get("worst_ratio"), b.get("worst_target")
+            if wb is not None and wt:
+                rows.append(row(grp, f"T1 {job}", during + ", worst run", wa, wb,
+                                "share", wb / wa if wa else None, True,
+                                f"fork keeps >= {wt * 100:.0f} %", b.get("worst_met"),
+                                name, s, cmd))
             if plim and not report_only:
                 pa, pb = a.get("p99_ratio"), b.get("p99_ratio")
                 rows.append(row(grp, f"T1 {job}", f"p99 during {kind} / idle",
