@@ -14,7 +14,9 @@
  *  - a shrinker is allocated by the kernel and passes its callbacks the
  *    owner's private_data (6.7), where the owner embedded it;
  *  - block_device_operations .open gets the gendisk and a blk_mode_t,
- *    .release no mode, and the ioctls a blk_mode_t (6.5).
+ *    .release no mode, and the ioctls a blk_mode_t (6.5);
+ *  - register_sysctl() counts a table's entries (6.6), where it looked
+ *    for an empty one at the end, and refuses such an entry (6.11).
  *
  * How each is picked.  By what the target headers compile, not by their
  * version: md_compat_probe.sh, run by Kbuild before any object compiles
@@ -25,7 +27,9 @@
  * followed and a partial one fails to build at the wrapper.  A plain
  * LINUX_VERSION_CODE test is for an interface that was only added or
  * removed, where a probe would test nothing but the version; none of the
- * differences above is such a case.
+ * differences above is such a case.  Where the headers themselves say
+ * which shape they have (register_sysctl is a macro or a function), the
+ * wrapper reads that.
  *
  * Why that is enough.  Each wrapper does on the new interface what the old
  * one did: the same limits, the same exclusive holder, the same shrinker
@@ -42,6 +46,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/shrinker.h>
+#include <linux/sysctl.h>
 
 #include "md_compat_gen.h"
 
@@ -474,5 +479,19 @@ static inline int md_bdops_compat_ioctl(struct block_device *bdev,
 {
 	return md_compat_ioctl(bdev, cmd, arg);
 }
+
+/* ---- sysctl table --------------------------------------------------- */
+
+/*
+ * The last entry of a sysctl table's initializer.  Where register_sysctl()
+ * is a function it finds the table's end by an empty entry; where it is a
+ * macro it passes ARRAY_SIZE() of the table on, an empty entry would be
+ * one more, and 6.11 refuses that ("procname is null").
+ */
+#ifdef register_sysctl
+#define MD_SYSCTL_TABLE_END
+#else
+#define MD_SYSCTL_TABLE_END	{ }
+#endif
 
 #endif /* _MD_COMPAT_H */
