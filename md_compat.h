@@ -133,6 +133,19 @@ struct md_limits {
 
 #ifdef HAVE_QUEUE_LIMITS_UPDATE
 /*
+ * The stacking defaults for a disk that is never zoned.  They leave the
+ * zone append limit at its maximum for the members' limits to lower, and
+ * the commit's validation (6.12) warns about and refuses any zone limit
+ * of a disk that is not zoned: so it starts at zero, which is what
+ * stacking a member that is not zoned gives anyway.
+ */
+static inline void md_set_stacking_limits(struct queue_limits *lim)
+{
+	blk_set_stacking_limits(lim);
+	lim->max_zone_append_sectors = 0;
+}
+
+/*
  * A bio-based disk whose limits start as the stacking defaults, with a
  * volatile write cache if @wc and FUA if @fua.  Returns an ERR_PTR on
  * failure.
@@ -142,7 +155,7 @@ static inline struct gendisk *md_alloc_stacking_disk(int node, bool wc,
 {
 	struct queue_limits lim;
 
-	blk_set_stacking_limits(&lim);
+	md_set_stacking_limits(&lim);
 	if (wc)
 		lim.features |= BLK_FEAT_WRITE_CACHE;
 	if (fua)
@@ -187,7 +200,7 @@ static inline int md_limits_commit_frozen(struct md_limits *ml)
 /* Back to the stacking defaults, features (write cache, FUA) cleared. */
 static inline void md_limits_set_stacking(struct md_limits *ml)
 {
-	blk_set_stacking_limits(&ml->lim);
+	md_set_stacking_limits(&ml->lim);
 }
 
 /*
