@@ -109,6 +109,20 @@ check-slow: modules
 	VM_SLOW=only NO_BUILD=1 $(SRC)/tests/vm/run-crash; c=$$?; \
 	[ $$t -eq 0 ] && [ $$c -eq 0 ]
 
+# The VM tests that take every path md_compat.h wraps, on in-tree md and
+# this stack: array disk allocation and its queue limits (t10, t60's
+# write-zeroes and discard stacking, t13's spare added by the md thread),
+# a member's exclusive open and close (t10, t13, t73), the block device
+# methods (t20: open, release, the read-only ioctls), the write cache
+# and FUA features (t85, RAID4/5/6), the stripe cache shrinker (t88, on
+# null_blk), and each personality's IO path (t12 RAID1, t70 and t73
+# RAID5, t85 RAID4/5/6).  CI runs them on 6.12 (README, "Kernels").
+COMPAT_TESTS := t10-raid1-basic t12-raid1-fio-verify t13-raid1-fail-add \
+	t20-core-lifecycle t60-raid1-write-zeroes t70-raid5-basic \
+	t73-raid5-degraded t85-raid456-flush t88-raid5-stripe-cache
+check-compat: modules
+	NO_BUILD=1 TESTS="$(COMPAT_TESTS)" $(SRC)/tests/vm/run-tests
+
 # The README's test command: unit tests, the model, then the VM suite
 # against in-tree md and this stack.
 check: $(KABI_FILE)
