@@ -31,6 +31,9 @@ else
 KABI_FILE := $(CACHE)/kabi-$(KVER).mk
 endif
 -include $(KABI_FILE)
+ifneq ($(words $(subst ., ,$(KVER))),2)
+KABI := $(KVER)
+endif
 KDIR ?= /usr/src/linux-headers-$(KABI)
 ifeq ($(KVER),6.1)
 BUILD := $(SRC)
@@ -49,8 +52,18 @@ only-6.1 = @[ "$(KVER)" = 6.1 ] || { echo "make $@: the debug kernel is Debian's
 
 all: modules
 
+ifeq ($(words $(subst ., ,$(KVER))),2)
 $(KABI_FILE):
 	$(SRC)/tests/vm/setup.sh
+else
+# A release needs no look-up, and a host that installs for its own
+# kernel needs only that kernel's headers, not the VM's packages and
+# image (the VM targets fetch those themselves: host-lib.sh).
+$(KABI_FILE):
+	@[ -d $(KDIR) ] || { echo "make: no headers of $(KVER) in $(KDIR) (apt-get install linux-headers-$(KVER), or make setup KVER=$(KVER))" >&2; exit 1; }
+	@mkdir -p $(CACHE)
+	echo "KABI := $(KVER)" > $@
+endif
 
 setup:
 	$(SRC)/tests/vm/setup.sh

@@ -49,9 +49,14 @@ kver_init() {
 	return 0
 }
 
-# kver_kabi: print the release recorded in KABI_FILE (nothing if none)
+# kver_kabi: print KVER's release: KVER itself, or for a series the
+# release recorded in KABI_FILE (nothing before setup.sh recorded one)
 kver_kabi() {
-	sed -n 's/^KABI := //p' "$KABI_FILE" 2>/dev/null
+	if [ -z "$KVER_SERIES" ]; then
+		echo "$KVER"
+	elif [ -e "$KABI_FILE" ]; then
+		sed -n 's/^KABI := //p' "$KABI_FILE"
+	fi
 }
 
 # kver_ko_dir SRC KABI: where the modules for that release are built
