@@ -158,7 +158,7 @@ build_base() {
 	mv "$BASE.tmp" "$BASE"
 	rm -rf "$root"
 	# keep only the newest base image of this release
-	find "$CACHE/initramfs" -name "base-$KABI-*.cpio.gz" ! -path "$BASE" -delete
+	find "$CACHE/initramfs" -name "base-$KABI-????????????.cpio.gz" ! -path "$BASE" -delete
 	# and none of the days before the release was in the name
 	find "$CACHE/initramfs" -regextype egrep -regex '.*/base-[0-9a-f]{12}\.cpio\.gz' -delete
 }
