@@ -60,6 +60,7 @@ else
 # kernel needs only that kernel's headers, not the VM's packages and
 # image (the VM targets fetch those themselves: host-lib.sh).
 $(KABI_FILE):
+	@echo "$(KVER)" | grep -Eq '^[0-9]+\.[0-9]+\.[0-9A-Za-z.+~_-]+$$' || { echo "make: KVER must be a series such as 6.1 or 6.12, or a release such as 6.12.118+deb12-cloud-amd64 (got '$(KVER)')" >&2; exit 2; }
 	@[ -d $(KDIR) ] || { echo "make: no headers of $(KVER) in $(KDIR) (apt-get install linux-headers-$(KVER), or make setup KVER=$(KVER))" >&2; exit 1; }
 	@mkdir -p $(CACHE)
 	echo "KABI := $(KVER)" > $@
