@@ -14,7 +14,9 @@
  *  - a shrinker is allocated by the kernel and passes its callbacks the
  *    owner's private_data (6.7), where the owner embedded it;
  *  - block_device_operations .open gets the gendisk and a blk_mode_t,
- *    .release no mode, and the ioctls a blk_mode_t (6.5).
+ *    .release no mode, and the ioctls a blk_mode_t (6.5);
+ *  - register_sysctl() counts a table's entries (6.6), where it looked
+ *    for an empty one at the end, and refuses such an entry (6.11).
  *
  * How each is picked.  By what the target headers compile, not by their
  * version: md_compat_probe.sh, run by Kbuild before any object compiles
@@ -25,7 +27,9 @@
  * followed and a partial one fails to build at the wrapper.  A plain
  * LINUX_VERSION_CODE test is for an interface that was only added or
  * removed, where a probe would test nothing but the version; none of the
- * differences above is such a case.
+ * differences above is such a case.  Where the headers themselves say
+ * which shape they have (register_sysctl is a macro or a function), the
+ * wrapper reads that.
  *
  * Why that is enough.  Each wrapper does on the new interface what the old
  * one did: the same limits, the same exclusive holder, the same shrinker
@@ -42,6 +46,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/shrinker.h>
+#include <linux/sysctl.h>
 
 #include "md_compat_gen.h"
 
@@ -128,6 +133,19 @@ struct md_limits {
 
 #ifdef HAVE_QUEUE_LIMITS_UPDATE
 /*
+ * The stacking defaults for a disk that is never zoned.  They leave the
+ * zone append limit at its maximum for the members' limits to lower, and
+ * the commit's validation (6.12) warns about and refuses any zone limit
+ * of a disk that is not zoned: so it starts at zero, which is what
+ * stacking a member that is not zoned gives anyway.
+ */
+static inline void md_set_stacking_limits(struct queue_limits *lim)
+{
+	blk_set_stacking_limits(lim);
+	lim->max_zone_append_sectors = 0;
+}
+
+/*
  * A bio-based disk whose limits start as the stacking defaults, with a
  * volatile write cache if @wc and FUA if @fua.  Returns an ERR_PTR on
  * failure.
@@ -137,7 +155,7 @@ static inline struct gendisk *md_alloc_stacking_disk(int node, bool wc,
 {
 	struct queue_limits lim;
 
-	blk_set_stacking_limits(&lim);
+	md_set_stacking_limits(&lim);
 	if (wc)
 		lim.features |= BLK_FEAT_WRITE_CACHE;
 	if (fua)
@@ -182,7 +200,7 @@ static inline int md_limits_commit_frozen(struct md_limits *ml)
 /* Back to the stacking defaults, features (write cache, FUA) cleared. */
 static inline void md_limits_set_stacking(struct md_limits *ml)
 {
-	blk_set_stacking_limits(&ml->lim);
+	md_set_stacking_limits(&ml->lim);
 }
 
 /*
@@ -474,5 +492,19 @@ static inline int md_bdops_compat_ioctl(struct block_device *bdev,
 {
 	return md_compat_ioctl(bdev, cmd, arg);
 }
+
+/* ---- sysctl table --------------------------------------------------- */
+
+/*
+ * The last entry of a sysctl table's initializer.  Where register_sysctl()
+ * is a function it finds the table's end by an empty entry; where it is a
+ * macro it passes ARRAY_SIZE() of the table on, an empty entry would be
+ * one more, and 6.11 refuses that ("procname is null").
+ */
+#ifdef register_sysctl
+#define MD_SYSCTL_TABLE_END
+#else
+#define MD_SYSCTL_TABLE_END	{ }
+#endif
 
 #endif /* _MD_COMPAT_H */

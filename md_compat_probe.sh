@@ -69,6 +69,7 @@ struct gendisk *md_probe(struct block_device *member)
 	int err;
 
 	blk_set_stacking_limits(&lim);
+	lim.max_zone_append_sectors = 0;
 	lim.features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
 	disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
 	if (IS_ERR(disk))

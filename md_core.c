@@ -2276,7 +2276,7 @@ static struct ctl_table md_sysctl_table[] = {
 		.extra1		= (void *)&md_rt_range[RT_KNOB_IDLE_MS][0],
 		.extra2		= (void *)&md_rt_range[RT_KNOB_IDLE_MS][1],
 	},
-	{ }
+	MD_SYSCTL_TABLE_END
 };
 
 /* ---------------------------------------------------------------- */

@@ -24,12 +24,17 @@
 # refuse, listing them, when this stack cannot serve one yet (FORCE=1
 # installs anyway).
 #
-# Environment: KABI (default: .cache/kabi.mk, the cloud kernel the VM
-# boots), INSTALL_MOD_PATH (staging root, default /), INSTALL_MOD_DIR
-# (updates), FORCE=1, MDSTAT (/proc/mdstat; tests/unit reads samples).
+# Environment: KVER (scripts/kver.sh: 6.1, the default, 6.12 or a
+# release), KABI (the release; default: the one tests/vm/setup.sh
+# resolved KVER to, .cache/kabi.mk for 6.1), KO_DIR (the built modules;
+# default: where make builds them for KVER), INSTALL_MOD_PATH (staging
+# root, default /), INSTALL_MOD_DIR (updates), FORCE=1, MDSTAT
+# (/proc/mdstat; tests/unit reads samples).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=kver.sh
+. "$SRC/scripts/kver.sh"
 MODULES=(md-mod raid1 raid456)
 # Sources a DKMS build needs: nothing from tests/ or the benches.  A DKMS
 # build probes its own kernel (md_compat_probe.sh writes md_compat_gen.h),
@@ -41,14 +46,22 @@ SERVED_LEVELS="raid1 raid4 raid5 raid6"
 
 die() { echo "install: $*" >&2; exit 1; }
 
-KABI=${KABI:-$(sed -n 's/^KABI := //p' "$SRC/.cache/kabi.mk" 2>/dev/null)}
-[ -n "$KABI" ] || die "no KABI (run make setup, or set KABI=<kernel release>)"
+# the kernel: every action but the preflight, which reads only MDSTAT;
+# TARGET is the kernel the preflight checks
+TARGET=
+if [ "${1:-}" != preflight ]; then
+	kver_init "$SRC" || exit 1
+	KABI=${KABI:-$(kver_kabi)}
+	[ -n "$KABI" ] || die "no release for KVER=$KVER (run make setup KVER=$KVER, or set KVER=<kernel release>)"
+	KO_DIR=${KO_DIR:-$(kver_ko_dir "$SRC" "$KABI")}
+	TARGET=$KABI
+fi
 ROOT=${INSTALL_MOD_PATH:-}
 DIR=${INSTALL_MOD_DIR:-updates}
 case "$DIR" in
-''|/*|*..*) die "INSTALL_MOD_DIR must be a relative path below lib/modules/$KABI (got '$DIR')" ;;
+''|/*|*..*) die "INSTALL_MOD_DIR must be a relative path below lib/modules/${KABI:-<release>} (got '$DIR')" ;;
 esac
-MODDIR=$ROOT/lib/modules/$KABI
+MODDIR=$ROOT/lib/modules/${KABI:-}
 MDSTAT=${MDSTAT:-/proc/mdstat}
 VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$SRC/dkms.conf")
 NAME=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$SRC/dkms.conf")
@@ -56,9 +69,18 @@ if [ -z "$VERSION" ] || [ -z "$NAME" ]; then
 	die "dkms.conf has no PACKAGE_NAME/PACKAGE_VERSION"
 fi
 
-# preflight: the host's arrays and dm-raid targets this stack cannot serve
+# The kernels this stack supports: dkms.conf's BUILD_EXCLUSIVE_KERNEL, the
+# one list (6.1 and 6.12); DKMS builds for no other.
+KERNELS_RE=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL="\(.*\)"$/\1/p' "$SRC/dkms.conf")
+[ -n "$KERNELS_RE" ] || die "dkms.conf has no BUILD_EXCLUSIVE_KERNEL"
+
+# preflight: the host's arrays and dm-raid targets this stack cannot
+# serve, and (when installing) a kernel it does not support
 preflight() {
 	local bad=() line dev level
+	if [ -n "$TARGET" ] && ! [[ "$TARGET" =~ $KERNELS_RE ]]; then
+		bad+=("kernel $TARGET: this stack supports 6.1 and 6.12 only (dkms.conf, BUILD_EXCLUSIVE_KERNEL)")
+	fi
 	if [ -r "$MDSTAT" ]; then
 		while read -r line; do
 			case "$line" in
@@ -118,12 +140,15 @@ is_ours() {
 do_install() {
 	local m
 	for m in "${MODULES[@]}"; do
-		[ -e "$SRC/$m.ko" ] || die "$m.ko not built (make modules)"
+		[ -e "$KO_DIR/$m.ko" ] || die "$m.ko not built in $KO_DIR (make modules KVER=$KVER)"
 	done
+	# a module built for another kernel would not load there
+	[ "$(modinfo -F vermagic "$KO_DIR/md-mod.ko" | cut -d' ' -f1)" = "$KABI" ] ||
+		die "$KO_DIR/md-mod.ko is built for $(modinfo -F vermagic "$KO_DIR/md-mod.ko" | cut -d' ' -f1), not $KABI (make install KVER=$KABI)"
 	preflight
 	mkdir -p "$MODDIR/$DIR"
 	for m in "${MODULES[@]}"; do
-		install -m 0644 "$SRC/$m.ko" "$MODDIR/$DIR/$m.ko"
+		install -m 0644 "$KO_DIR/$m.ko" "$MODDIR/$DIR/$m.ko"
 		echo "install: $MODDIR/$DIR/$m.ko"
 	done
 	run_depmod
@@ -184,25 +209,43 @@ do_dkms_remove() {
 }
 
 # dkms build with private source, build and install trees: proves that
-# dkms.conf and Kbuild build under DKMS without touching the host.
+# dkms.conf and Kbuild build under DKMS without touching the host, for
+# every kernel whose headers are installed (/lib/modules/REL/build) and
+# that dkms.conf supports, as DKMS would on a host; KABI's must be among
+# them.  A kernel dkms.conf excludes is listed as such, and must be one.
 do_dkms_check() {
-	local top=$SRC/.cache/dkms-check ko f
+	local top=$SRC/.cache/dkms-check ko f k rc built=() skipped=()
+	local trees=(--sourcetree "$top/src" --dkmstree "$top/tree" --installtree "$top/install")
 	need_dkms
+	[ -d "/lib/modules/$KABI/build" ] ||
+		die "no headers of $KABI (/lib/modules/$KABI/build; make setup KVER=$KVER)"
 	rm -rf "$top"
 	mkdir -p "$top/tree" "$top/install"
 	# DKMS signs with its own key, made on first use in /var/lib/dkms:
 	# a private key here keeps the host as it was
 	export mok_signing_key=$top/mok.key mok_certificate=$top/mok.pub
 	stage_sources "$top/src/$NAME-$VERSION"
-	dkms add -m "$NAME" -v "$VERSION" \
-		--sourcetree "$top/src" --dkmstree "$top/tree" --installtree "$top/install"
-	dkms build -m "$NAME" -v "$VERSION" -k "$KABI" \
-		--sourcetree "$top/src" --dkmstree "$top/tree" --installtree "$top/install"
-	for ko in "${MODULES[@]}"; do
-		f=$(find "$top/tree/$NAME/$VERSION/$KABI" -name "$ko.ko*" | head -n1)
-		[ -n "$f" ] || die "dkms build made no $ko.ko"
-		echo "dkms-check: built $ko ($(modinfo -F version "$f"))"
+	dkms add -m "$NAME" -v "$VERSION" "${trees[@]}"
+	for f in /lib/modules/*/build; do
+		k=${f#/lib/modules/}
+		k=${k%/build}
+		rc=0
+		dkms build -m "$NAME" -v "$VERSION" -k "$k" "${trees[@]}" || rc=$?
+		if [ "$rc" = 77 ] && ! [[ "$k" =~ $KERNELS_RE ]]; then
+			echo "dkms-check: $k: not supported (BUILD_EXCLUSIVE_KERNEL), DKMS builds nothing for it"
+			skipped+=("$k")
+			continue
+		fi
+		[ "$rc" = 0 ] || die "dkms build for $k failed (exit $rc)"
+		for ko in "${MODULES[@]}"; do
+			f=$(find "$top/tree/$NAME/$VERSION/$k" -name "$ko.ko*" | head -n1)
+			[ -n "$f" ] || die "dkms build for $k made no $ko.ko"
+			echo "dkms-check: $k: built $ko ($(modinfo -F version "$f"), $(modinfo -F vermagic "$f" | cut -d' ' -f1))"
+		done
+		built+=("$k")
 	done
+	[[ " ${built[*]} " == *" $KABI "* ]] || die "nothing built for $KABI"
+	echo "dkms-check: built for ${built[*]}${skipped[*]:+; not supported: ${skipped[*]}}"
 }
 
 case "${1:-}" in

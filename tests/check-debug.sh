@@ -29,6 +29,11 @@
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 cd "$SRC" || exit 1
+# scripts/debug-kernel.sh builds Debian's linux-source-6.1 only
+if [ "${KVER:-6.1}" != 6.1 ]; then
+	echo "check-debug: the debug kernel is Debian's 6.1 only (KVER=$KVER)" >&2
+	exit 2
+fi
 
 DEFAULT_SCALE=10
 export VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-$DEFAULT_SCALE}
@@ -79,15 +84,7 @@ stage() { # name cmd...
 build_in() {
 	local dir=$1 f
 	shift
-	mkdir -p "$dir"
-	for f in "$SRC"/Kbuild "$SRC"/dkms.conf "$SRC"/md_compat_probe.sh \
-		 "$SRC"/*.c "$SRC"/*.h; do
-		[ -e "$f" ] || continue
-		# kbuild output of the normal build (the probe's header is made
-		# again against this kernel)
-		case "$f" in *.mod.c|*/md_compat_gen.h) continue ;; esac
-		cmp -s "$f" "$dir/${f##*/}" || cp "$f" "$dir/"
-	done
+	"$SRC"/scripts/copy-sources.sh "$dir" || return 1
 	make -C "$DKDIR/build" M="$dir" W=1 "$@" modules || return 1
 	for f in md-mod raid1 raid456; do
 		[ -e "$dir/$f.ko" ] || { echo "check-debug: $dir/$f.ko missing" >&2; return 1; }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check`: everything a change must pass, from a fresh Debian 12.
+# `make check`: everything a change must pass, from a fresh Debian 12, on
+# the kernel KVER picks (scripts/kver.sh; 6.1 by default, `make check
+# KVER=6.12` on the 6.12 LTS kernel).
 #   1. prerequisites (tests/vm/setup.sh; a no-op when already done), and
 #      the VM accelerator (tests/vm/host-lib.sh: choose_accel)
 #   2. user-space unit tests (tests/unit) and the model (tests/model),
@@ -64,7 +66,7 @@ else
 fi
 
 echo
-echo "######## make check summary ($(git describe --always --dirty 2>/dev/null), accel $(accel_label))"
+echo "######## make check summary ($(git describe --always --dirty 2>/dev/null), kernel ${KABI:-?}, accel $(accel_label))"
 printf '%s\n' "${summary[@]}"
 echo "total $(( $(date +%s) - T0 ))s"
 if [ ${#failed[@]} -gt 0 ]; then

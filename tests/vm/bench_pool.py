@@ -65,6 +65,15 @@ def accel_of(top):
     return "tcg" + host.split("QEMU TCG (no KVM)", 1)[1] if "QEMU TCG" in host else "unknown"
 
 
+def kernel_of(top):
+    """The kernel a bench ran on (the guest's uname -r), from its summary.json."""
+    try:
+        with open(os.path.join(top, "summary.json")) as f:
+            return json.load(f).get("kernel", "unknown")
+    except (OSError, ValueError):
+        return "unknown"
+
+
 def mann_whitney(x, y):
     """(P(x > y) with ties as half, two-sided p) for samples x, y."""
     n1, n2 = len(x), len(y)
@@ -89,10 +98,15 @@ def main():
         # kvm and tcg (or icount) numbers are not comparable
         print(f"{job}: the results ran under different accelerators: {', '.join(accels)}")
         return 1
+    kernels = sorted({kernel_of(d) for d in dirs})
+    if len(kernels) > 1:
+        # 6.1 and 6.12 (KVER) are different in-tree baselines
+        print(f"{job}: the results ran on different kernels: {', '.join(kernels)}")
+        return 1
     runs = load(dirs, job)
     nf, ni = len(runs["fork"]), len(runs["intree"])
     print(f"{job}: {nf} fork and {ni} in-tree runs from {len(dirs)} bench result(s), "
-          f"accel {accels[0]}")
+          f"accel {accels[0]}, kernel {kernels[0]}")
     if nf < 2 or ni < 2:
         print("not enough runs")
         return 1

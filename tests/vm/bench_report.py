@@ -30,6 +30,10 @@ informational row (IOPS or resync speed).  For the resync throttle bench
 idle IOPS each implementation keeps during repair, T2 the idle repair
 speed, T3 whether the sync_speed_min floor and the recovery held.
 
+Kernels.  Runs on each kernel series (6.1, 6.12: KVER) give rows of their
+own, newest run per series: 6.12's rows name the kernel in their group
+and their command (KVER=6.12); 6.1's, the default, do not.
+
 The chart plots, per row, how much better this stack does than in-tree
 (fork/in-tree for higher-is-better measures, in-tree/fork for latencies),
 green where the row's target is met, red where not, grey without target.
@@ -128,6 +132,23 @@ def recorded_runs():
     return runs
 
 
+DEFAULT_KERNEL = "6.1"
+
+
+def kernel_series(s):
+    """The kernel series a run ran on ("6.12"), from the guest's uname -r in
+    its summary; the default for a summary that names none."""
+    m = re.match(r"(\d+\.\d+)[.-]", s.get("kernel", "") or "")
+    return m.group(1) if m else DEFAULT_KERNEL
+
+
+def on_kernel(series):
+    """What a row's group and command get for a run on SERIES."""
+    if series == DEFAULT_KERNEL:
+        return "", ""
+    return f" on {series}", f"KVER={series} "
+
+
 def short_commit(c):
     return c or "?"
 
@@ -151,13 +172,15 @@ def bench_rows(runs):
         # are a measure of their own: they never replace timed rows
         accel = s.get("accel", "tcg")
         icount = "-icount" in accel
+        series = kernel_series(s)
         for job, j in s["jobs"].items():
             t = j.get("targets", {})
             if "intree" in t and "fork" in t or j.get("broken"):
-                latest[(job, icount)] = (name, s, j)
+                latest[(job, icount, series)] = (name, s, j)
     rows = []
-    for job, icount in sorted(latest, key=lambda k: (k[1], job_order(k[0]))):
-        name, s, j = latest[(job, icount)]
+    for job, icount, series in sorted(latest, key=lambda k: (
+            k[1], k[2] != DEFAULT_KERNEL, k[2], job_order(k[0]))):
+        name, s, j = latest[(job, icount, series)]
         level = j.get("params", {}).get("level", "?")
         group = {"raid1": "RAID1", "raid5": "RAID5", "raid6": "RAID6"}.get(level, level)
         if j.get("params", {}).get("bitmap", "none") != "none":
@@ -176,6 +199,9 @@ def bench_rows(runs):
             group += " (instruction count)"
             opts = s.get("accel", "").split(", ")[-1]
             cmd = f'VM_CPUS=1 VM_QEMU_ARGS="{opts}" {cmd}'
+        on, kver = on_kernel(series)
+        group += on
+        cmd = kver + cmd
         t = j.get("targets", {})
         if not t.get("intree") or not t.get("fork"):
             why = "; ".join(f"{k}: {v}" for k, v in j.get("broken", {}).items())
@@ -215,12 +241,13 @@ def throttle_rows(runs):
     for name, s in runs:
         # as for bench rows: instruction-count runs are rows of their own
         icount = "-icount" in s.get("accel", "tcg")
+        series = kernel_series(s)
         for cfg, m in s.get("members", {}).items():
             for kind, k in m.get("syncs", {}).items():
-                latest[(cfg, icount, kind)] = (name, s, m, k)
+                latest[(cfg, icount, kind, series)] = (name, s, m, k)
     rows = []
-    for cfg, icount, kind in sorted(latest):
-        name, s, m, k = latest[(cfg, icount, kind)]
+    for cfg, icount, kind, series in sorted(latest):
+        name, s, m, k = latest[(cfg, icount, kind, series)]
         level, ndevs, member = m.get("level", 1), m.get("ndevs", 2), m.get("member", cfg)
         speed = f" {m['mbps']} MB/s" if m.get("mbps") and m["mbps"] != 100 else ""
         grp = f"RAID{level} throttle ({member}{speed})"
@@ -228,6 +255,10 @@ def throttle_rows(runs):
         if icount:
             grp += " (instruction count)"
             env.insert(0, "BT_ICOUNT=1")
+        on, kver = on_kernel(series)
+        grp += on
+        if kver:
+            env.insert(0, kver.strip())
         # Issue 17 sets RAID4/5/6's targets on 20 MB/s null_blk members,
         # where the sync saturates the members; other speeds are reported
         # only ("report 100 MB/s too").

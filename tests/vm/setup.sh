@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install everything the build and the VM test harness need on Debian 12,
-# then fetch and unpack the Debian cloud kernel image that the guest boots.
+# then fetch and unpack the Debian cloud kernel image that the guest boots:
+# the kernel KVER picks (scripts/kver.sh; 6.1 by default, 6.12 from
+# bookworm-security), with its headers.
 # Idempotent: a second run only checks and exits within a second or two.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=$SRC/.cache
 mkdir -p "$CACHE"
+# shellcheck source=../../scripts/kver.sh
+. "$SRC/scripts/kver.sh"
+kver_init "$SRC" || exit 2
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -42,21 +47,23 @@ apt_install() {
 
 apt_install "${PKGS[@]}"
 
-# Resolve the cloud kernel ABI through the metapackage, so the headers we
-# build against and the image we boot always match.
-if [ -z "${KABI:-}" ]; then
-	KABI=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
-	       sed -n 's/.*Depends: linux-image-\([0-9].*-cloud-amd64\).*/\1/p' |
-	       head -n1)
+# Resolve a series (KVER=6.1, 6.12) to its release through the cloud
+# metapackage, so the headers we build against and the image we boot
+# always match; a release (KVER=6.12.118+deb12-cloud-amd64) is taken as is.
+resolve_kabi() {
+	apt-cache depends "$KVER_META" 2>/dev/null |
+		sed -n 's/.*Depends: linux-image-\([0-9].*-cloud-amd64\).*/\1/p' | head -n1
+}
+KABI=$KVER
+if [ -n "$KVER_SERIES" ]; then
+	KABI=$(resolve_kabi)
 	if [ -z "$KABI" ] && [ $APT_UPDATED = 0 ]; then
 		$SUDO apt-get update -q
 		APT_UPDATED=1
-		KABI=$(apt-cache depends linux-image-cloud-amd64 |
-		       sed -n 's/.*Depends: linux-image-\([0-9].*-cloud-amd64\).*/\1/p' |
-		       head -n1)
+		KABI=$(resolve_kabi)
 	fi
 fi
-[ -n "$KABI" ] || { echo "setup: cannot resolve the cloud kernel ABI" >&2; exit 1; }
+[ -n "$KABI" ] || { echo "setup: cannot resolve KVER=$KVER to a kernel release (no $KVER_META in apt)" >&2; exit 1; }
 
 apt_install "linux-headers-$KABI"
 
@@ -76,7 +83,7 @@ if [ ! -e "$KTREE/.done" ]; then
 fi
 
 want="KABI := $KABI"
-if [ "$(cat "$CACHE/kabi.mk" 2>/dev/null)" != "$want" ]; then
-	echo "$want" > "$CACHE/kabi.mk"
+if [ "$(cat "$KABI_FILE" 2>/dev/null)" != "$want" ]; then
+	echo "$want" > "$KABI_FILE"
 fi
-echo "setup: ok (kernel $KABI, image in ${KTREE#"$SRC"/})"
+echo "setup: ok (KVER=$KVER: kernel $KABI, image in ${KTREE#"$SRC"/})"

@@ -34,11 +34,13 @@ unload() {
 # updates/ outranks kernel/ in depmod's default search order; between
 # other directories the winner is whichever depmod happens to read
 # last, so an install elsewhere may work on one host and not the next.
+# The distro's modules may be compressed (6.12: raid1.ko.xz).
 resolves_to() {
 	_dep=/lib/modules/$(uname -r)/modules.dep
-	grep -E '/(md-mod|raid1)\.ko:' "$_dep"
-	grep -q "^$1/\(.*/\)\{0,1\}raid1\.ko:" "$_dep" &&
-		grep -q "^$1/\(.*/\)\{0,1\}md-mod\.ko:" "$_dep"
+	_ko='\.ko\(\.[a-z]*\)\{0,1\}:'
+	grep "/\(md-mod\|raid1\)$_ko" "$_dep"
+	grep -q "^$1/\(.*/\)\{0,1\}raid1$_ko" "$_dep" &&
+		grep -q "^$1/\(.*/\)\{0,1\}md-mod$_ko" "$_dep"
 }
 [ "$want" = fork ] && where=updates || where=kernel/drivers/md
 

@@ -395,9 +395,46 @@ static void seek_free_pages(struct seek_dev *sd)
 	xa_destroy(&sd->pages);
 }
 
+/*
+ * The disk and its limits: rotational, no write cache, no discard.  On
+ * 6.12 the limits are handed to the allocation and a queue is rotational
+ * only when it says so (a limit feature); on 6.1 each limit has a setter
+ * on the live queue and a new queue is rotational.  The feature's name
+ * tells the two apart (6.11, when the limits had moved already).
+ */
+#ifdef BLK_FEAT_ROTATIONAL
+static struct gendisk *seek_alloc_disk(struct seek_dev *sd)
+{
+	struct queue_limits lim = {
+		.logical_block_size	= SECTOR_SIZE,
+		.physical_block_size	= PAGE_SIZE,
+		.max_hw_sectors		= max_kb << 1,
+		.max_segments		= DIV_ROUND_UP(max_kb, PAGE_SIZE >> 10),
+		.features		= BLK_FEAT_ROTATIONAL,
+	};
+
+	return blk_mq_alloc_disk(&sd->tag_set, &lim, sd);
+}
+#else
+static struct gendisk *seek_alloc_disk(struct seek_dev *sd)
+{
+	struct gendisk *disk = blk_mq_alloc_disk(&sd->tag_set, sd);
+	struct request_queue *q;
+
+	if (IS_ERR(disk))
+		return disk;
+	q = disk->queue;
+	blk_queue_logical_block_size(q, SECTOR_SIZE);
+	blk_queue_physical_block_size(q, PAGE_SIZE);
+	blk_queue_max_hw_sectors(q, max_kb << 1);
+	blk_queue_max_segments(q, DIV_ROUND_UP(max_kb, PAGE_SIZE >> 10));
+	blk_queue_write_cache(q, false, false);
+	return disk;
+}
+#endif
+
 static int seek_add(struct seek_dev *sd, int index)
 {
-	struct request_queue *q;
 	struct gendisk *disk;
 	int err;
 
@@ -418,19 +455,12 @@ static int seek_add(struct seek_dev *sd, int index)
 	if (err)
 		return err;
 
-	disk = blk_mq_alloc_disk(&sd->tag_set, sd);
+	disk = seek_alloc_disk(sd);
 	if (IS_ERR(disk)) {
 		err = PTR_ERR(disk);
 		goto free_tags;
 	}
 	sd->disk = disk;
-	q = disk->queue;
-	/* rotational (the default), no write cache, no discard */
-	blk_queue_logical_block_size(q, SECTOR_SIZE);
-	blk_queue_physical_block_size(q, PAGE_SIZE);
-	blk_queue_max_hw_sectors(q, max_kb << 1);
-	blk_queue_max_segments(q, DIV_ROUND_UP(max_kb, PAGE_SIZE >> 10));
-	blk_queue_write_cache(q, false, false);
 
 	disk->major = seek_major;
 	disk->first_minor = index;
