@@ -240,6 +240,30 @@ static bool md_sync_pace(struct mddev *mddev, u32 *max_sectors)
 	}
 }
 
+/*
+ * sync_max: the pass pauses at it until it is raised or the pass is
+ * interrupted (as in-tree).  Everything below @j is finished first and
+ * recorded, so sync_completed shows exactly where it waits.  False: stop.
+ */
+static bool md_sync_below_max(struct mddev *mddev, sector_t j, bool resync,
+			      bool requested)
+{
+	struct md_core *core = to_core(mddev);
+
+	if (j < READ_ONCE(core->sync_max_sectors))
+		return true;
+	md_sync_wait_idle(mddev);
+	if (READ_ONCE(core->sync_error))
+		return false;
+	if (READ_ONCE(mddev->curr_resync_completed) != j)
+		md_sync_checkpoint(mddev, j, resync, requested);
+	/* woken by sync_max_store() and by whoever interrupts the pass */
+	wait_event_idle(mddev->sync_wait,
+			j < READ_ONCE(core->sync_max_sectors) ||
+			md_sync_stopping(mddev));
+	return !md_sync_stopping(mddev);
+}
+
 static int md_sync_thread_fn(void *arg)
 {
 	struct mddev *mddev = arg;
@@ -280,10 +304,13 @@ static int md_sync_thread_fn(void *arg)
 
 	j = start;
 	last_checkpoint = jiffies;
-	while (j < max && md_sync_pace(mddev, &req_max)) {
+	while (j < max && md_sync_below_max(mddev, j, resync, requested) &&
+	       md_sync_pace(mddev, &req_max)) {
 		/* a shorter request: at least a page */
 		end = req_max ?
 		      min(max, j + max_t(u32, req_max, PAGE_SECTORS)) : max;
+		/* never past sync_max, where the pass pauses */
+		end = min(end, READ_ONCE(core->sync_max_sectors));
 		skipped = false;
 		atomic_inc(&core->sync_reqs);
 		n = pers->sync_request(mddev, j, end, &skipped);

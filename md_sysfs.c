@@ -286,13 +286,35 @@ static ssize_t sync_max_store(struct mddev *mddev, const char *buf,
 			      size_t len)
 {
 	struct md_core *core = to_core(mddev);
+
+	int chunk = READ_ONCE(mddev->chunk_sectors);
 	unsigned long long n;
+	int err = 0;
 
 	if (sysfs_streq(buf, "max"))
 		n = MD_MAX_SECTOR;
-	else if (kstrtoull(buf, 10, &n) || n < core->sync_min_sectors)
+	else if (kstrtoull(buf, 10, &n) || n < READ_ONCE(core->sync_min_sectors))
 		return -EINVAL;
-	WRITE_ONCE(core->sync_max_sectors, n);
+	/* as in-tree: a whole number of chunks */
+	if (n != MD_MAX_SECTOR && chunk > 0 && do_div(n, chunk) != 0)
+		return -EINVAL;
+	if (n != MD_MAX_SECTOR && chunk > 0)
+		n *= chunk;
+	/*
+	 * As in-tree: while a pass runs the pause point only moves on, so
+	 * that what the thread already did past it stays consistent.
+	 */
+	spin_lock_irq(&mddev->lock);
+	if (test_bit(MDR_RUNNING, &mddev->recovery) && !READ_ONCE(mddev->ro) &&
+	    n < core->sync_max_sectors)
+		err = -EBUSY;
+	else
+		WRITE_ONCE(core->sync_max_sectors, n);
+	spin_unlock_irq(&mddev->lock);
+	if (err)
+		return err;
+	/* pairs with the wait in md_sync_below_max() */
+	wake_up(&mddev->sync_wait);
 	return len;
 }
 MD_ATTR_RW(sync_max, sync_max);
