@@ -45,7 +45,7 @@ endif
 # a recipe's first line where a target serves 6.1 only
 only-6.1 = @[ "$(KVER)" = 6.1 ] || { echo "make $@: the debug kernel is Debian's 6.1 only (KVER=$(KVER))" >&2; exit 2; }
 
-.PHONY: all modules setup clean check unit model vm-check demo bench \
+.PHONY: all build-sources modules setup clean check unit model vm-check demo bench \
 	bench-throttle checkpatch sparse install uninstall dkms-install \
 	dkms-remove dkms-check check-slow mdadm-suite check-debug debug-kernel \
 	bench-report check-debug-bite torture seekdisk check-compat
@@ -71,10 +71,12 @@ setup:
 
 # Another kernel's build directory gets the sources that changed, then
 # builds there; kbuild rebuilds only what they touch.
-modules: $(KABI_FILE)
+build-sources: $(KABI_FILE)
 ifneq ($(BUILD),$(SRC))
 	$(SRC)/scripts/copy-sources.sh $(BUILD)
 endif
+
+modules: build-sources
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 modules
 
 # seekdisk.ko (tests/vm/seekdisk/), the seek-charging member disk of the
@@ -89,10 +91,7 @@ seekdisk: $(KABI_FILE)
 	done
 	$(MAKE) -C $(KDIR) M=$(SEEKDISK) W=1 modules
 
-sparse: $(KABI_FILE)
-ifneq ($(BUILD),$(SRC))
-	$(SRC)/scripts/copy-sources.sh $(BUILD)
-endif
+sparse: build-sources
 	$(MAKE) -C $(KDIR) M=$(BUILD) C=2 modules
 
 checkpatch: $(KABI_FILE)
