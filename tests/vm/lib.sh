@@ -205,8 +205,9 @@ nullb_teardown() {
 	return 0
 }
 
-# nullb_setup NR SIZE_MIB [MBPS]: fresh /dev/nullb0..NR-1 (MBPS MB/s
-# each, default 100), listed in NULLB_DEVS.
+# nullb_setup NR SIZE_MIB [MBPS [LAT_US]]: fresh /dev/nullb0..NR-1 (MBPS
+# MB/s each, default 100; every request completes LAT_US after it
+# starts, default 50), listed in NULLB_DEVS.
 nullb_setup() {
 	nullb_teardown
 	modprobe null_blk nr_devices=0 || return 1
@@ -219,7 +220,7 @@ nullb_setup() {
 		echo 1 > "$_d/memory_backed" &&
 		echo "${3:-100}" > "$_d/mbps" &&
 		echo 2 > "$_d/irqmode" &&
-		echo 50000 > "$_d/completion_nsec" &&
+		echo $((${4:-50} * 1000)) > "$_d/completion_nsec" &&
 		echo 2 > "$_d/queue_mode" &&
 		echo 32 > "$_d/hw_queue_depth" &&
 		echo 1 > "$_d/power" || return 1
