@@ -51,22 +51,6 @@ bad_write() {
 		$SYS/dev-$K0/bad_blocks
 }
 
-# released NAME: the array no longer holds dm device NAME open.  6.12's
-# in-tree md lets go of a removed member after --remove returns; while it
-# holds it, mdadm's close of the member is not the last one, the new
-# superblock mdadm --add writes stays in the page cache, and the kernel
-# reads the old one from the disk ("does not have a valid superblock").
-released() {
-	_k=$(dm_kname "$1") || return 1
-	_i=0
-	while [ -n "$(ls /sys/block/$_k/holders 2>/dev/null)" ] && [ $_i -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ -z "$(ls /sys/block/$_k/holders 2>/dev/null)" ] ||
-		{ echo "$1 still held by $(ls /sys/block/$_k/holders)"; return 1; }
-}
-
 do_sync() {
 	case $1 in
 	repair)
@@ -76,7 +60,6 @@ do_sync() {
 		mdadm --assemble $MD --update=resync $(r5_dm_members 3) ;;
 	recover)
 		mdadm $MD --fail /dev/mapper/d2 && mdadm $MD --remove /dev/mapper/d2 &&
-		released d2 &&
 		mdadm --zero-superblock /dev/mapper/d2 &&
 		dd if=/dev/zero of=/dev/ram2 bs=1M count=16 oflag=direct 2>/dev/null &&
 		mdadm $MD --add /dev/mapper/d2 ;;
