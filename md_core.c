@@ -1894,6 +1894,7 @@ static void md_init_mddev(struct md_core *core, int unit)
 	core->hold = true;
 	core->sync_max_sectors = MD_MAX_SECTOR;
 	INIT_WORK(&core->del_work, md_delete_work);
+	INIT_LIST_HEAD(&core->turn_node);
 	atomic64_set(&core->sync_done, 0);
 	atomic_set(&core->sync_reqs, 0);
 	atomic_set(&core->sync_seq, 0);

@@ -86,6 +86,14 @@ struct md_core {
 	 * its end) is final; kthread_stop() orders both before the reaper.
 	 */
 	bool sync_ended, sync_pass_done;
+	/*
+	 * Turns (md_sync.c): turn_node is on md_turn_holders or
+	 * md_turn_waiters, under md_turn_lock; sync_delayed, set by the sync
+	 * thread while it waits, is read locklessly for /proc/mdstat and
+	 * sync_completed.
+	 */
+	struct list_head turn_node;
+	bool sync_delayed;
 
 	/*
 	 * safe_mode_adaptive: sysfs knob, 0 or 1; WRITE_ONCE() by its store,
@@ -119,7 +127,9 @@ struct md_core {
 	 * sysfs knobs kept for mdadm; written under reconfig_mutex, and only
 	 * while no sync thread runs (sync_min: its store refuses then; the
 	 * reaper records an interrupted check/repair's position in it).
-	 * sync_min is where a check/repair starts; sync_max is not honoured.
+	 * sync_min is where a check/repair starts, sync_max where a pass
+	 * pauses; sync_force_parallel exempts the array from turns (READ_ONCE
+	 * under md_turn_lock).
 	 */
 	int sync_force_parallel;
 	sector_t sync_min_sectors, sync_max_sectors;
@@ -233,6 +243,7 @@ int md_parse_msec(const char *buf, unsigned int *msec);
 void md_check_recovery(struct mddev *mddev);
 void md_stop_sync(struct mddev *mddev);
 void md_reap_sync(struct mddev *mddev);
+void md_sync_turns_changed(void);
 int md_sync_status(struct seq_file *seq, struct mddev *mddev);
 unsigned int md_sync_speed(struct mddev *mddev);
 int md_speed_min(struct mddev *mddev);

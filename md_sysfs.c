@@ -238,7 +238,7 @@ static ssize_t sync_force_parallel_show(struct mddev *mddev, char *page)
 			  READ_ONCE(to_core(mddev)->sync_force_parallel));
 }
 
-/* Arrays never share members here, so syncs always run in parallel. */
+/* 1: this array's passes do not wait for arrays sharing a disk (md_sync.c) */
 static ssize_t sync_force_parallel_store(struct mddev *mddev,
 					 const char *buf, size_t len)
 {
@@ -247,6 +247,8 @@ static ssize_t sync_force_parallel_store(struct mddev *mddev,
 	if (kstrtouint(buf, 10, &n) || n > 1)
 		return -EINVAL;
 	WRITE_ONCE(to_core(mddev)->sync_force_parallel, n);
+	/* a pass waiting for its turn may go now */
+	md_sync_turns_changed();
 	return len;
 }
 MD_ATTR_RW(sync_force_parallel, sync_force_parallel);
@@ -569,6 +571,9 @@ static ssize_t sync_completed_show(struct mddev *mddev, char *page)
 
 	if (!test_bit(MDR_RUNNING, &mddev->recovery))
 		return sysfs_emit(page, "none\n");
+	/* waiting for an array that shares a disk to finish its pass */
+	if (READ_ONCE(to_core(mddev)->sync_delayed))
+		return sysfs_emit(page, "delayed\n");
 	/* the pass covers the whole member unless it was given an end */
 	if (!max)
 		max = mddev->dev_sectors;
