@@ -1850,6 +1850,7 @@ static const struct block_device_operations md_fops = {
 	.open		= md_bdops_open,
 	.release	= md_bdops_release,
 	.ioctl		= md_bdops_ioctl,
+	.set_read_only	= md_set_read_only,
 #ifdef CONFIG_COMPAT
 	.compat_ioctl	= md_bdops_compat_ioctl,
 #endif

@@ -228,6 +228,7 @@ void md_rdev_link_slot(struct md_rdev *rdev);
 void md_rdev_unlink_slot(struct md_rdev *rdev);
 const char *md_level_name(int level);
 /* md_ioctl(), md_compat_ioctl(): see md_compat.h's block device methods */
+int md_set_read_only(struct block_device *bdev, bool ro);
 int md_level_from_name(const char *name, int *level);
 /* Foreground IO for the throttle: cumulative completions, in flight now. */
 void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight);

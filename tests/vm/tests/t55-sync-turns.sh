@@ -63,7 +63,8 @@ arrays_create() {
 		--raid-devices=2 --metadata=1.2 /dev/ram0p1 /dev/ram1p1 &&
 	mdadm --create /dev/md1 --run --assume-clean --level=1 \
 		--raid-devices=2 --metadata=1.2 /dev/ram0p2 /dev/ram1p2 &&
-	fio_write_verify /dev/md0 16M 55 && fio_write_verify /dev/md1 16M 56
+	fio_write_verify /dev/md0 16M --randseed=55 &&
+		fio_write_verify /dev/md1 16M --randseed=56
 }
 
 sys() { echo "/sys/block/$1/md/$2"; }
