@@ -1376,6 +1376,7 @@ int md_run(struct mddev *mddev)
 	md_notify(mddev->sysfs_degraded);
 	md_new_event();
 	kobject_uevent(&disk_to_dev(disk)->kobj, KOBJ_CHANGE);
+	md_sync_register(mddev);
 	return 0;
 
 free_pers:
@@ -1462,6 +1463,7 @@ static void md_deactivate(struct mddev *mddev)
 
 	rdev_for_each(rdev, mddev)
 		md_rdev_unlink_slot(rdev);
+	md_sync_unregister(mddev);
 	/* /proc/mdstat calls pers->status under mddev->lock */
 	spin_lock_irq(&mddev->lock);
 	WRITE_ONCE(mddev->pers, NULL);
@@ -1896,6 +1898,7 @@ static void md_init_mddev(struct md_core *core, int unit)
 	core->sync_max_sectors = MD_MAX_SECTOR;
 	INIT_WORK(&core->del_work, md_delete_work);
 	INIT_LIST_HEAD(&core->turn_node);
+	INIT_LIST_HEAD(&core->running_node);
 	atomic64_set(&core->sync_done, 0);
 	atomic_set(&core->sync_reqs, 0);
 	atomic_set(&core->sync_seq, 0);

@@ -94,6 +94,16 @@ struct md_core {
 	 */
 	struct list_head turn_node;
 	bool sync_delayed;
+	/*
+	 * Neighbours (md_sync.c): running_node is on md_running while the
+	 * array runs (RCU; md_running_lock); nb is the sync thread's own.
+	 */
+	struct list_head running_node;
+	struct md_neighbours {
+		unsigned long gen, at;	/* md_running_gen, jiffies found */
+		int n;
+		struct mddev *m[8];
+	} nb;
 
 	/*
 	 * safe_mode_adaptive: sysfs knob, 0 or 1; WRITE_ONCE() by its store,
@@ -245,6 +255,8 @@ void md_check_recovery(struct mddev *mddev);
 void md_stop_sync(struct mddev *mddev);
 void md_reap_sync(struct mddev *mddev);
 void md_sync_turns_changed(void);
+void md_sync_register(struct mddev *mddev);
+void md_sync_unregister(struct mddev *mddev);
 int md_sync_status(struct seq_file *seq, struct mddev *mddev);
 unsigned int md_sync_speed(struct mddev *mddev);
 int md_speed_min(struct mddev *mddev);

@@ -28,6 +28,17 @@
  * set takes its turn whoever holds one (it still holds one, so others
  * wait for it, as in-tree).  A waiting array is DELAYED in /proc/mdstat and
  * sync_completed.
+ *
+ * Neighbours.  For the throttle a disk is one: foreground IO of another
+ * array on a disk this array's members use (a neighbour) makes the disk
+ * as busy as this array's own, so a pass counts it too.  Every running
+ * array is on md_running (RCU); md_running_gen changes with the list,
+ * and a removal waits for a grace period.  The sync thread keeps the
+ * neighbours it found with the generation it found them at, and uses
+ * them only inside an RCU read section that still sees that generation:
+ * a removal after the lookup changed it, and one that did not yet has
+ * to wait for that section.  Members move rarely; the lookup is redone
+ * every second anyway.
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -225,12 +236,89 @@ static void md_set_recovery_offset(struct mddev *mddev, sector_t pos)
 	rcu_read_unlock();
 }
 
+/* md_running_lock: changes of md_running (RCU) and md_running_gen */
+static DEFINE_MUTEX(md_running_lock);
+static LIST_HEAD(md_running);
+static unsigned long md_running_gen;
+
+static void md_running_changed(void)
+{
+	lockdep_assert_held(&md_running_lock);
+	/* readers check it under rcu_read_lock(); see "Neighbours" */
+	WRITE_ONCE(md_running_gen, md_running_gen + 1);
+}
+
+/* md_run() succeeded: this array's foreground counts for its neighbours */
+void md_sync_register(struct mddev *mddev)
+{
+	mutex_lock(&md_running_lock);
+	list_add_tail_rcu(&to_core(mddev)->running_node, &md_running);
+	md_running_changed();
+	mutex_unlock(&md_running_lock);
+}
+
+/* The array stops: no pass may look at it once this returns. */
+void md_sync_unregister(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+
+	if (list_empty(&core->running_node))
+		return;
+	mutex_lock(&md_running_lock);
+	list_del_rcu(&core->running_node);
+	md_running_changed();
+	mutex_unlock(&md_running_lock);
+	synchronize_rcu();
+	INIT_LIST_HEAD(&core->running_node);
+}
+
+/* Find this array's neighbours, at generation @gen.  rcu_read_lock held. */
+static void md_neighbours_find(struct mddev *mddev, unsigned long gen)
+{
+	struct md_core *core = to_core(mddev), *c;
+	struct md_neighbours *nb = &core->nb;
+
+	nb->n = 0;
+	list_for_each_entry_rcu(c, &md_running, running_node) {
+		if (c == core || !md_share_disk(mddev, &c->mddev))
+			continue;
+		nb->m[nb->n++] = &c->mddev;
+		if (nb->n == ARRAY_SIZE(nb->m))
+			break;
+	}
+	nb->gen = gen;
+	nb->at = jiffies;
+}
+
+/* The neighbours' foreground IO, added to this array's in @s. */
+static void md_neighbours_sample(struct mddev *mddev, struct rt_sample *s)
+{
+	struct md_neighbours *nb = &to_core(mddev)->nb;
+	unsigned long gen;
+	u64 completed;
+	u32 inflight;
+	int i;
+
+	rcu_read_lock();
+	gen = READ_ONCE(md_running_gen);
+	if (gen != nb->gen || time_after(jiffies, nb->at + HZ))
+		md_neighbours_find(mddev, gen);
+	for (i = 0; i < nb->n; i++) {
+		md_fg_sample(nb->m[i], &completed, &inflight);
+		s->fg_completed += completed;
+		s->fg_inflight = min_t(u64, (u64)s->fg_inflight + inflight,
+				       U32_MAX);
+	}
+	rcu_read_unlock();
+}
+
 static void md_sample(struct mddev *mddev, struct rt_sample *s)
 {
 	struct md_core *core = to_core(mddev);
 
 	s->now_ns = ktime_get_ns();
 	md_fg_sample(mddev, &s->fg_completed, &s->fg_inflight);
+	md_neighbours_sample(mddev, s);
 	s->sync_done_sectors = atomic64_read(&core->sync_done);
 	s->sync_inflight = max(atomic_read(&core->sync_reqs), 0);
 	/*

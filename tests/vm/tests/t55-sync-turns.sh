@@ -16,8 +16,14 @@
 #    waiting check goes on and finishes while md0 stays paused;
 #  - with it back at 0, md1 waits again behind md0's paused check;
 #    stopping md0's check (sync_action idle) lets md1's run to its end;
-#  - both arrays' data compare clean at the end (mismatch_cnt 0).
+#  - both arrays' data compare clean at the end (mismatch_cnt 0);
+#  - this stack only (in-tree has no md/stats): md1's pass counts md0's
+#    foreground IO as busy, the disk being one (md/stats/fg_active_samples
+#    of md1 does not move while nothing reads, and grows while only md0
+#    is read).
 . /harness/lib.sh
+
+impl=${IMPL:?}
 
 EINVAL=22
 MIB=2048	# sectors
@@ -124,13 +130,48 @@ stop_holder() {
 	echo "md0 $(md_sync_action md0), md1 $(md_sync_action md1)"
 }
 
+fork_only() { # name cmd...
+	_n=$1
+	shift
+	if [ "$impl" = fork ]; then
+		ktap_check "$_n" "$@"
+	else
+		ktap_skip "$_n" "in-tree md has no md/stats"
+	fi
+}
+
+fg_samples() { cat "$(sys md1 stats/fg_active_samples)"; }
+
+neighbour_busy() {
+	echo 2000 > "$(sys md1 sync_speed_max)" &&
+		echo check > "$(sys md1 sync_action)" || return 1
+	completed_is md1 0 100 || true
+	sleep 1
+	_a=$(fg_samples)
+	sleep 2
+	_b=$(fg_samples)
+	(cd /tmp && fio --name=nb --filename=/dev/md0 --readonly \
+		--rw=randread --bs=4k --ioengine=libaio --iodepth=1 --direct=1 \
+		--size=16M --time_based --runtime=3 > /tmp/nb.out 2>&1)
+	_frc=$?
+	_c=$(fg_samples)
+	_act=$(md_sync_action md1)
+	echo idle > "$(sys md1 sync_action)"
+	echo system > "$(sys md1 sync_speed_max)"
+	wait_resync md1 60 || return 1
+	echo "md1 ($_act) fg_active_samples: +$((_b - _a)) while quiet," \
+		"+$((_c - _b)) while md0 was read; fio exit $_frc"
+	[ "$_frc" = 0 ] && [ "$_act" = check ] && [ "$_b" = "$_a" ] &&
+		[ "$_c" -gt "$_b" ]
+}
+
 both_clean() {
 	echo max > "$(sys md0 sync_max)" &&
 		echo 0 > "$(sys md0 sync_min)" || return 1
 	md_check_clean md0 && md_check_clean md1
 }
 
-ktap_plan 9
+ktap_plan 10
 ktap_check "two RAM disks, two partitions each" disks_setup
 ktap_check "RAID1 md0 on the first partitions, md1 on the second" arrays_create
 ktap_check "md0: a check paused at sync_max 4 MiB" md0_paused
@@ -143,6 +184,7 @@ ktap_check "sync_force_parallel 1: md1's check runs to its end beside md0's" \
 ktap_check "sync_force_parallel 0: md1 waits again; md0's check stopped, md1's runs" \
 	stop_holder
 ktap_check "both arrays compare clean" both_clean
+fork_only "fork: md1's pass counts md0's foreground IO as busy" neighbour_busy
 ktap_check "stop both" sh -c "mdadm --stop /dev/md1 && mdadm --stop /dev/md0"
 brd_teardown
 ktap_finish
