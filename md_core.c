@@ -1331,6 +1331,7 @@ int md_run(struct mddev *mddev)
 	mddev->recovery &= BIT(MDR_FROZEN);
 	mddev->safe_mode_delay = msecs_to_jiffies(200) + 1;
 	mddev->array_sectors = 0;
+	WRITE_ONCE(core->max_read_errors, MD_DEFAULT_MAX_READ_ERRORS);
 	atomic_set(&mddev->sync_active, 0);
 	atomic_set(&core->sync_reqs, 0);
 	/* the last stop reopened the gate */
@@ -1439,6 +1440,7 @@ static void md_clear(struct mddev *mddev)
 	to_core(mddev)->sync_min_sectors = 0;
 	to_core(mddev)->sync_max_sectors = MD_MAX_SECTOR;
 	to_core(mddev)->safe_mode_adaptive = 0;
+	WRITE_ONCE(to_core(mddev)->last_sync_action, MD_SYNC_NONE);
 }
 
 /* Stop the personality; caller made sure nobody else has it open. */
@@ -1893,6 +1895,7 @@ static void md_init_mddev(struct md_core *core, int unit)
 	init_waitqueue_head(&core->suspend_wq);
 	core->hold = true;
 	core->sync_max_sectors = MD_MAX_SECTOR;
+	core->max_read_errors = MD_DEFAULT_MAX_READ_ERRORS;
 	INIT_WORK(&core->del_work, md_delete_work);
 	atomic64_set(&core->sync_done, 0);
 	atomic_set(&core->sync_reqs, 0);

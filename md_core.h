@@ -125,6 +125,25 @@ struct md_core {
 	sector_t sync_min_sectors, sync_max_sectors;
 
 	/*
+	 * md/last_sync_action: enum md_sync_kind of the last sync pass
+	 * started (MD_SYNC_NONE until one is), WRITE_ONCE() by the sync
+	 * thread as it starts, READ_ONCE() by the show; reset when the
+	 * array description is cleared.
+	 */
+	int last_sync_action;
+
+	/*
+	 * md/max_read_errors: corrected read errors a member may have
+	 * (default MD_DEFAULT_MAX_READ_ERRORS, set again at every start).
+	 * Written by its store (reconfig_mutex) with WRITE_ONCE(), read with
+	 * READ_ONCE().  Nothing in this stack consults it yet: raid1 counts
+	 * corrected reads in rdev->read_errors and fails a member when a
+	 * rewrite fails (at once with failfast), never on that count, as
+	 * in-tree 6.1's raid1 does.
+	 */
+	unsigned int max_read_errors;
+
+	/*
 	 * The device is kept until its array is stopped (hold cleared under
 	 * reconfig_mutex); then the last close queues del_work, which
 	 * deletes it unless it was reused meanwhile.
@@ -132,6 +151,18 @@ struct md_core {
 	bool hold;
 	struct work_struct del_work;
 };
+
+/* md/last_sync_action values (struct md_core.last_sync_action) */
+enum md_sync_kind {
+	MD_SYNC_NONE,
+	MD_SYNC_RESYNC,
+	MD_SYNC_RECOVERY,
+	MD_SYNC_CHECK,
+	MD_SYNC_REPAIR,
+};
+
+/* in-tree's default for md/max_read_errors */
+#define MD_DEFAULT_MAX_READ_ERRORS	20
 
 struct md_core_rdev {
 	struct md_rdev rdev;
@@ -154,6 +185,16 @@ static inline struct md_core *to_core(struct mddev *mddev)
 static inline struct md_core_rdev *to_core_rdev(struct md_rdev *rdev)
 {
 	return container_of(rdev, struct md_core_rdev, rdev);
+}
+
+/* A sync pass of this kind starts (md/last_sync_action); sync thread. */
+static inline void md_note_sync_start(struct mddev *mddev, bool resync,
+				      bool requested, bool check)
+{
+	int kind = !resync ? MD_SYNC_RECOVERY : !requested ? MD_SYNC_RESYNC :
+		   check ? MD_SYNC_CHECK : MD_SYNC_REPAIR;
+
+	WRITE_ONCE(to_core(mddev)->last_sync_action, kind);
 }
 
 static inline void md_notify(struct kernfs_node *kn)
