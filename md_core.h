@@ -125,6 +125,15 @@ struct md_core {
 	sector_t sync_min_sectors, sync_max_sectors;
 
 	/*
+	 * md/array_size was given a number: array_sectors is that size and
+	 * not what the personality's size() gives, until "default" is
+	 * written or the array description is cleared; a component size
+	 * change keeps it (and is refused below it).  reconfig_mutex;
+	 * array_size_show() reads it with READ_ONCE().
+	 */
+	bool external_size;
+
+	/*
 	 * md/last_sync_action: enum md_sync_kind of the last sync pass
 	 * started (MD_SYNC_NONE until one is), WRITE_ONCE() by the sync
 	 * thread as it starts, READ_ONCE() by the show; reset when the
@@ -247,6 +256,13 @@ int md_change_bitmap_file(struct mddev *mddev, struct file *file);
 /* A writer waited @ns for bitmap bits to reach the disk (md/stats/). */
 void md_bitmap_waited(struct mddev *mddev, u64 ns);
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors);
+/*
+ * md/array_size: @dflt, the size the level gives (and forget a size
+ * written before), or @sectors, which must not be above it (-E2BIG).
+ * On a running array the capacity follows at once; on one that is not
+ * running the size is checked and used at RUN.  reconfig_mutex held.
+ */
+int md_set_array_size(struct mddev *mddev, bool dflt, sector_t sectors);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
 int md_add_new_disk(struct mddev *mddev, dev_t dev,

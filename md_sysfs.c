@@ -319,12 +319,28 @@ static ssize_t sync_max_store(struct mddev *mddev, const char *buf,
 }
 MD_ATTR_RW(sync_max, sync_max);
 
+/* "default" unless a size was written, as in-tree */
 static ssize_t array_size_show(struct mddev *mddev, char *page)
 {
+	if (!READ_ONCE(to_core(mddev)->external_size))
+		return sysfs_emit(page, "default\n");
 	return sysfs_emit(page, "%llu\n",
 			  (unsigned long long)READ_ONCE(mddev->array_sectors) / 2);
 }
-MD_ATTR_RO(array_size, array_size);
+
+static ssize_t array_size_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	unsigned long long kib = 0;
+	bool dflt = sysfs_streq(buf, "default");
+	int err;
+
+	if (!dflt && (kstrtoull(buf, 10, &kib) || kib > (MD_MAX_SECTOR >> 2)))
+		return -EINVAL;
+	err = md_set_array_size(mddev, dflt, kib * 2);
+	return err ? err : len;
+}
+MD_ATTR_RW(array_size, array_size);
 
 static ssize_t resync_start_show(struct mddev *mddev, char *page)
 {
