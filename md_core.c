@@ -1455,6 +1455,7 @@ static void md_clear(struct mddev *mddev)
 	to_core(mddev)->safe_mode_adaptive = 0;
 	WRITE_ONCE(to_core(mddev)->external_size, false);
 	WRITE_ONCE(to_core(mddev)->last_sync_action, MD_SYNC_NONE);
+	to_core(mddev)->bitmap_space = 0;
 }
 
 /* Stop the personality; caller made sure nobody else has it open. */

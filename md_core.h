@@ -153,6 +153,15 @@ struct md_core {
 	unsigned int max_read_errors;
 
 	/*
+	 * md/bitmap/space: sectors an internal bitmap may take from its
+	 * offset on, as written before a bitmap was loaded (0: not given;
+	 * the members' layout alone bounds it).  md_bitmap_resize() keeps
+	 * the image within it.  reconfig_mutex; its store refuses while a
+	 * bitmap exists, so it does not change under one.
+	 */
+	sector_t bitmap_space;
+
+	/*
 	 * The device is kept until its array is stopped (hold cleared under
 	 * reconfig_mutex); then the last close queues del_work, which
 	 * deletes it unless it was reused meanwhile.
