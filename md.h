@@ -58,7 +58,7 @@ enum md_rdev_flag {
 	RD_WRITE_MOSTLY,	/* avoid for reads when another mirror can */
 	RD_WANT_REMOVE,		/* detach from its slot at next chance */
 	RD_READ_ERRORS_SEEN,	/* a read error was corrected on it */
-	RD_FAILFAST,		/* failfast: superblock and sysfs only */
+	RD_FAILFAST,		/* raid1: REQ_FAILFAST_DEV, failed on error */
 	RD_WRITE_ERROR,		/* a write failed on it (sysfs "write_error") */
 	RD_BITMAP_READD,	/* former member: only bitmap-dirty chunks stale */
 };

@@ -195,6 +195,34 @@ static bool bm_fits_bytes(struct md_bitmap *bm, struct md_rdev *rdev,
 	return !(start < sb_end && start + len > sb);
 }
 
+/*
+ * Sectors from where the image starts on @rdev to the first thing after
+ * it (data, superblock, bad-block log, the end of the device): the most
+ * it may take there.  0 if one of them lies across the start.
+ */
+static sector_t bm_room(struct md_bitmap *bm, struct md_rdev *rdev)
+{
+	s64 start = (s64)rdev->sb_start + bm->offset;
+	s64 end = bdev_nr_sectors(rdev->bdev);
+	s64 area[3][2] = {
+		{ rdev->data_offset, rdev->data_offset + rdev->sectors },
+		{ rdev->sb_start, rdev->sb_start + 8 },
+		{ rdev->badblocks.sector,
+		  rdev->badblocks.sector + rdev->badblocks.size },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(area); i++) {
+		if (area[i][1] <= area[i][0])
+			continue;
+		if (area[i][0] <= start && start < area[i][1])
+			return 0;
+		if (area[i][0] > start)
+			end = min(end, area[i][0]);
+	}
+	return end > start ? end - start : 0;
+}
+
 /* Where the image would lie on @rdev, and whether it overlaps nothing. */
 static bool bm_fits(struct md_bitmap *bm, struct md_rdev *rdev)
 {
@@ -1189,10 +1217,14 @@ void md_bitmap_destroy(struct mddev *mddev)
 /* Does an image of @bytes fit where the bitmap lies on every member? */
 static bool bm_fits_all(struct md_bitmap *bm, unsigned int bytes)
 {
+	sector_t space = to_core(bm->mddev)->bitmap_space;
 	struct md_rdev *rdev;
 
 	if (bm->file)
 		return true;
+	/* md/bitmap/space, if it was given */
+	if (space && DIV_ROUND_UP(bytes, 512) > space)
+		return false;
 	rdev_for_each(rdev, bm->mddev)
 		if (rdev->bdev && !test_bit(RD_FAULTY, &rdev->flags) &&
 		    !bm_fits_bytes(bm, rdev, bytes))
@@ -1583,6 +1615,63 @@ static struct md_sysfs_entry bm_max_backlog_used =
 	__ATTR(max_backlog_used, 0644, max_backlog_used_show,
 	       max_backlog_used_store);
 
+/*
+ * Sectors the bitmap may take, in-tree's "space": for an internal bitmap
+ * the room at its offset on every member (bm_room()), within what was
+ * written here, which resizing keeps to; for a file, the image's own
+ * size (the file grows as needed); without a bitmap, what was written
+ * (0: nothing).
+ */
+static ssize_t space_show(struct mddev *mddev, char *page)
+{
+	struct md_bitmap *bm;
+	struct md_rdev *rdev;
+	sector_t space, room;
+	bool some = false;
+	int err;
+
+	err = mddev_lock(mddev);
+	if (err)
+		return err;
+	bm = mddev->bitmap;
+	space = to_core(mddev)->bitmap_space;
+	if (bm && bm->file) {
+		space = DIV_ROUND_UP(bm->file_bytes, 512);
+	} else if (bm) {
+		some = space != 0;
+		rdev_for_each(rdev, mddev) {
+			if (!rdev->bdev || test_bit(RD_FAULTY, &rdev->flags))
+				continue;
+			room = bm_room(bm, rdev);
+			if (!some || room < space)
+				space = room;
+			some = true;
+		}
+	}
+	mddev_unlock(mddev);
+	return sysfs_emit(page, "%llu\n", (unsigned long long)space);
+}
+
+/*
+ * Before a bitmap is loaded: bound the room of the next one (a number
+ * of sectors > 0, else -EINVAL); with a bitmap -EBUSY: its room is what
+ * the members' layout leaves (see space_show()).
+ */
+static ssize_t space_store(struct mddev *mddev, const char *buf, size_t len)
+{
+	unsigned long n;
+
+	if (kstrtoul(buf, 10, &n) || !n)
+		return -EINVAL;
+	if (mddev->bitmap)
+		return -EBUSY;
+	to_core(mddev)->bitmap_space = n;
+	return len;
+}
+
+static struct md_sysfs_entry bm_space =
+	__ATTR(space, 0644, space_show, space_store);
+
 static struct attribute *md_bitmap_attrs[] = {
 	&bm_location.attr,
 	&bm_chunksize.attr,
@@ -1591,6 +1680,7 @@ static struct attribute *md_bitmap_attrs[] = {
 	&bm_metadata.attr,
 	&bm_can_clear.attr,
 	&bm_max_backlog_used.attr,
+	&bm_space.attr,
 	NULL,
 };
 

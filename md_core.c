@@ -1269,6 +1269,8 @@ int md_run(struct mddev *mddev)
 	struct gendisk *disk = mddev->gendisk;
 	struct md_personality *pers;
 	struct task_struct *thread;
+	/* an md/array_size written while not running: checked below */
+	sector_t ext_sectors = mddev->array_sectors;
 	bool kicked = false;
 	int err;
 
@@ -1331,6 +1333,7 @@ int md_run(struct mddev *mddev)
 	mddev->recovery &= BIT(MDR_FROZEN);
 	mddev->safe_mode_delay = msecs_to_jiffies(200) + 1;
 	mddev->array_sectors = 0;
+	WRITE_ONCE(core->max_read_errors, MD_DEFAULT_MAX_READ_ERRORS);
 	atomic_set(&mddev->sync_active, 0);
 	atomic_set(&core->sync_reqs, 0);
 	/* the last stop reopened the gate */
@@ -1352,6 +1355,16 @@ int md_run(struct mddev *mddev)
 	if (!mddev->array_sectors && pers->size)
 		mddev->array_sectors = pers->size(mddev, mddev->dev_sectors,
 						  mddev->raid_disks);
+	if (core->external_size) {
+		if (ext_sectors > mddev->array_sectors) {
+			pr_warn("md: %s: array_size %llu KiB is above the %llu KiB the array has\n",
+				mdname(mddev), (u64)ext_sectors / 2,
+				(u64)mddev->array_sectors / 2);
+			err = -EINVAL;
+			goto free_pers;
+		}
+		mddev->array_sectors = ext_sectors;
+	}
 
 	thread = kthread_run(md_thread_fn, mddev, "%s_%s", mdname(mddev),
 			     pers->name);
@@ -1387,6 +1400,7 @@ put_pers:
 	md_bitmap_destroy(mddev);
 put_module:
 	module_put(pers->owner);
+	mddev->array_sectors = core->external_size ? ext_sectors : 0;
 	return err;
 }
 
@@ -1440,6 +1454,9 @@ static void md_clear(struct mddev *mddev)
 	to_core(mddev)->sync_min_sectors = 0;
 	to_core(mddev)->sync_max_sectors = MD_MAX_SECTOR;
 	to_core(mddev)->safe_mode_adaptive = 0;
+	WRITE_ONCE(to_core(mddev)->external_size, false);
+	WRITE_ONCE(to_core(mddev)->last_sync_action, MD_SYNC_NONE);
+	to_core(mddev)->bitmap_space = 0;
 }
 
 /* Stop the personality; caller made sure nobody else has it open. */
@@ -1481,7 +1498,9 @@ static void md_deactivate(struct mddev *mddev)
 	set_capacity_and_notify(mddev->gendisk, 0);
 	set_disk_ro(mddev->gendisk, 0);
 	mddev->ro = 0;
-	mddev->array_sectors = 0;
+	/* an array_size given stays for the next start, as in-tree */
+	if (!core->external_size)
+		WRITE_ONCE(mddev->array_sectors, 0);
 	mddev->recovery = 0;
 	/* no personality: new bios fail in md_submit_bio() */
 	md_gate_open(core);
@@ -1740,8 +1759,9 @@ void md_bitmap_waited(struct mddev *mddev, u64 ns)
  */
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 {
+	struct md_core *core = to_core(mddev);
 	struct md_rdev *rdev;
-	sector_t old = mddev->dev_sectors;
+	sector_t old = mddev->dev_sectors, size;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
@@ -1783,6 +1803,14 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 			(u64)sectors);
 		return -ENOSPC;
 	}
+	/* an array_size given by hand stays, and must still fit */
+	size = mddev->pers->size(mddev, sectors, mddev->raid_disks);
+	if (core->external_size && mddev->array_sectors > size) {
+		pr_warn("md: %s: array_size %llu KiB would be above the %llu KiB of the new component size; lower array_size first\n",
+			mdname(mddev), (u64)mddev->array_sectors / 2,
+			(u64)size / 2);
+		return -EINVAL;
+	}
 	md_suspend(mddev);
 	/* room first, as in-tree; then a bit for every chunk of the size */
 	err = md_bitmap_resize(mddev, sectors);
@@ -1791,8 +1819,8 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 		return err;
 	}
 	WRITE_ONCE(mddev->dev_sectors, sectors);
-	mddev->array_sectors = mddev->pers->size(mddev, sectors,
-						 mddev->raid_disks);
+	if (!core->external_size)
+		WRITE_ONCE(mddev->array_sectors, size);
 	spin_lock_irq(&mddev->lock);
 	if (sectors > old && mddev->resync_offset > old)
 		mddev->resync_offset = old;
@@ -1803,6 +1831,37 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 		(u64)sectors / 2, (u64)old / 2);
 
 	md_resized(mddev);
+	return 0;
+}
+
+int md_set_array_size(struct mddev *mddev, bool dflt, sector_t sectors)
+{
+	struct md_core *core = to_core(mddev);
+	struct md_personality *pers = mddev->pers;
+	sector_t full;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!pers) {
+		/* RUN checks it against what the level gives then */
+		WRITE_ONCE(mddev->array_sectors, dflt ? 0 : sectors);
+		WRITE_ONCE(core->external_size, !dflt);
+		return 0;
+	}
+	if (!pers->size)
+		return -EINVAL;
+	full = pers->size(mddev, 0, 0);
+	if (dflt)
+		sectors = full;
+	else if (sectors > full)
+		return -E2BIG;
+	WRITE_ONCE(core->external_size, !dflt);
+	if (sectors == mddev->array_sectors)
+		return 0;
+	WRITE_ONCE(mddev->array_sectors, sectors);
+	set_capacity_and_notify(mddev->gendisk, sectors);
+	pr_info("md: %s: array size %llu KiB%s\n", mdname(mddev),
+		(u64)sectors / 2, dflt ? " (what the level gives)" : "");
+	md_new_event();
 	return 0;
 }
 
@@ -1896,6 +1955,7 @@ static void md_init_mddev(struct md_core *core, int unit)
 	init_waitqueue_head(&core->suspend_wq);
 	core->hold = true;
 	core->sync_max_sectors = MD_MAX_SECTOR;
+	core->max_read_errors = MD_DEFAULT_MAX_READ_ERRORS;
 	INIT_WORK(&core->del_work, md_delete_work);
 	INIT_LIST_HEAD(&core->turn_node);
 	INIT_LIST_HEAD(&core->running_node);

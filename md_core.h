@@ -145,6 +145,43 @@ struct md_core {
 	sector_t sync_min_sectors, sync_max_sectors;
 
 	/*
+	 * md/array_size was given a number: array_sectors is that size and
+	 * not what the personality's size() gives, until "default" is
+	 * written or the array description is cleared; a component size
+	 * change keeps it (and is refused below it).  reconfig_mutex;
+	 * array_size_show() reads it with READ_ONCE().
+	 */
+	bool external_size;
+
+	/*
+	 * md/last_sync_action: enum md_sync_kind of the last sync pass
+	 * started (MD_SYNC_NONE until one is), WRITE_ONCE() by the sync
+	 * thread as it starts, READ_ONCE() by the show; reset when the
+	 * array description is cleared.
+	 */
+	int last_sync_action;
+
+	/*
+	 * md/max_read_errors: corrected read errors a member may have
+	 * (default MD_DEFAULT_MAX_READ_ERRORS, set again at every start).
+	 * Written by its store (reconfig_mutex) with WRITE_ONCE(), read with
+	 * READ_ONCE().  Nothing in this stack consults it yet: raid1 counts
+	 * corrected reads in rdev->read_errors and fails a member when a
+	 * rewrite fails (at once with failfast), never on that count, as
+	 * in-tree 6.1's raid1 does.
+	 */
+	unsigned int max_read_errors;
+
+	/*
+	 * md/bitmap/space: sectors an internal bitmap may take from its
+	 * offset on, as written before a bitmap was loaded (0: not given;
+	 * the members' layout alone bounds it).  md_bitmap_resize() keeps
+	 * the image within it.  reconfig_mutex; its store refuses while a
+	 * bitmap exists, so it does not change under one.
+	 */
+	sector_t bitmap_space;
+
+	/*
 	 * The device is kept until its array is stopped (hold cleared under
 	 * reconfig_mutex); then the last close queues del_work, which
 	 * deletes it unless it was reused meanwhile.
@@ -152,6 +189,18 @@ struct md_core {
 	bool hold;
 	struct work_struct del_work;
 };
+
+/* md/last_sync_action values (struct md_core.last_sync_action) */
+enum md_sync_kind {
+	MD_SYNC_NONE,
+	MD_SYNC_RESYNC,
+	MD_SYNC_RECOVERY,
+	MD_SYNC_CHECK,
+	MD_SYNC_REPAIR,
+};
+
+/* in-tree's default for md/max_read_errors */
+#define MD_DEFAULT_MAX_READ_ERRORS	20
 
 struct md_core_rdev {
 	struct md_rdev rdev;
@@ -174,6 +223,16 @@ static inline struct md_core *to_core(struct mddev *mddev)
 static inline struct md_core_rdev *to_core_rdev(struct md_rdev *rdev)
 {
 	return container_of(rdev, struct md_core_rdev, rdev);
+}
+
+/* A sync pass of this kind starts (md/last_sync_action); sync thread. */
+static inline void md_note_sync_start(struct mddev *mddev, bool resync,
+				      bool requested, bool check)
+{
+	int kind = !resync ? MD_SYNC_RECOVERY : !requested ? MD_SYNC_RESYNC :
+		   check ? MD_SYNC_CHECK : MD_SYNC_REPAIR;
+
+	WRITE_ONCE(to_core(mddev)->last_sync_action, kind);
 }
 
 static inline void md_notify(struct kernfs_node *kn)
@@ -226,6 +285,13 @@ int md_change_bitmap_file(struct mddev *mddev, struct file *file);
 /* A writer waited @ns for bitmap bits to reach the disk (md/stats/). */
 void md_bitmap_waited(struct mddev *mddev, u64 ns);
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors);
+/*
+ * md/array_size: @dflt, the size the level gives (and forget a size
+ * written before), or @sectors, which must not be above it (-E2BIG).
+ * On a running array the capacity follows at once; on one that is not
+ * running the size is checked and used at RUN.  reconfig_mutex held.
+ */
+int md_set_array_size(struct mddev *mddev, bool dflt, sector_t sectors);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
 int md_add_new_disk(struct mddev *mddev, dev_t dev,

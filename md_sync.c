@@ -499,6 +499,7 @@ static int md_sync_thread_fn(void *arg)
 	start = min(start, max);
 	what = check ? "data-check" : !resync ? "recovery" :
 	       requested ? "requested-resync" : "resync";
+	md_note_sync_start(mddev, resync, requested, check);
 
 	WRITE_ONCE(core->sync_error, false);
 	WRITE_ONCE(mddev->curr_resync, start);

@@ -321,12 +321,28 @@ static ssize_t sync_max_store(struct mddev *mddev, const char *buf,
 }
 MD_ATTR_RW(sync_max, sync_max);
 
+/* "default" unless a size was written, as in-tree */
 static ssize_t array_size_show(struct mddev *mddev, char *page)
 {
+	if (!READ_ONCE(to_core(mddev)->external_size))
+		return sysfs_emit(page, "default\n");
 	return sysfs_emit(page, "%llu\n",
 			  (unsigned long long)READ_ONCE(mddev->array_sectors) / 2);
 }
-MD_ATTR_RO(array_size, array_size);
+
+static ssize_t array_size_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	unsigned long long kib = 0;
+	bool dflt = sysfs_streq(buf, "default");
+	int err;
+
+	if (!dflt && (kstrtoull(buf, 10, &kib) || kib > (MD_MAX_SECTOR >> 2)))
+		return -EINVAL;
+	err = md_set_array_size(mddev, dflt, kib * 2);
+	return err ? err : len;
+}
+MD_ATTR_RW(array_size, array_size);
 
 static ssize_t resync_start_show(struct mddev *mddev, char *page)
 {
@@ -782,18 +798,197 @@ static ssize_t safe_mode_adaptive_store(struct mddev *mddev, const char *buf,
 }
 MD_ATTR_RW(safe_mode_adaptive, safe_mode_adaptive);
 
+/*
+ * What keeps a running array consistent over a crash: "bitmap" with a
+ * write-intent bitmap (internal or a file), else "resync" where the
+ * level has redundancy and "none" where it has not; "unknown" when not
+ * running.  mddev->lock keeps pers and bitmap together.
+ */
+static const char *md_consistency_policy(struct mddev *mddev)
+{
+	struct md_personality *p = mddev->pers;
+
+	if (!p)
+		return "unknown";
+	if (mddev->bitmap)
+		return "bitmap";
+	return p->sync_request ? "resync" : "none";
+}
+
 static ssize_t consistency_policy_show(struct mddev *mddev, char *page)
 {
-	struct md_personality *p;
 	const char *s;
 
 	spin_lock_irq(&mddev->lock);
-	p = mddev->pers;
-	s = !p ? "unknown" : p->sync_request ? "resync" : "none";
+	s = md_consistency_policy(mddev);
 	spin_unlock_irq(&mddev->lock);
 	return sysfs_emit(page, "%s\n", s);
 }
-MD_ATTR_RO(consistency_policy, consistency_policy);
+
+/*
+ * In-tree writes switch RAID5's partial parity log on ("ppl") or off
+ * ("resync"); this stack has no PPL nor journal, so no policy can be
+ * switched: the current one is accepted and changes nothing, anything
+ * else is refused.  A bitmap comes and goes through bitmap/location.
+ */
+static ssize_t consistency_policy_store(struct mddev *mddev,
+					const char *buf, size_t len)
+{
+	const char *cur;
+
+	if (sysfs_streq(buf, "ppl") || sysfs_streq(buf, "journal")) {
+		pr_info("md: %s: consistency policy refused: PPL and journal are not served by this stack\n",
+			mdname(mddev));
+		return -EINVAL;
+	}
+	if (!mddev->pers)
+		return -EINVAL;
+	cur = md_consistency_policy(mddev);
+	if (sysfs_streq(buf, cur))
+		return len;
+	if ((sysfs_streq(buf, "bitmap") || sysfs_streq(buf, "resync")) &&
+	    mddev->pers->sync_request)
+		pr_info("md: %s: consistency policy is %s; a bitmap is added or removed through bitmap/location\n",
+			mdname(mddev), cur);
+	return -EINVAL;
+}
+MD_ATTR_RW(consistency_policy, consistency_policy);
+
+/* xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, the bytes in order, as in-tree */
+static ssize_t uuid_show(struct mddev *mddev, char *page)
+{
+	u8 uuid[16];
+	int err;
+
+	/* written under reconfig_mutex (superblock load, clear) */
+	err = mddev_lock(mddev);
+	if (err)
+		return err;
+	memcpy(uuid, mddev->uuid, sizeof(uuid));
+	mddev_unlock(mddev);
+	return sysfs_emit(page, "%pUb\n", uuid);
+}
+MD_ATTR_RO(uuid, uuid);
+
+/* in-tree 6.1's words (later kernels say "recover" and start at "idle") */
+static const char * const md_sync_kind_names[] = {
+	[MD_SYNC_NONE] = "none",
+	[MD_SYNC_RESYNC] = "resync",
+	[MD_SYNC_RECOVERY] = "recovery",
+	[MD_SYNC_CHECK] = "check",
+	[MD_SYNC_REPAIR] = "repair",
+};
+
+static ssize_t last_sync_action_show(struct mddev *mddev, char *page)
+{
+	unsigned int k = READ_ONCE(to_core(mddev)->last_sync_action);
+
+	if (k >= ARRAY_SIZE(md_sync_kind_names))
+		k = MD_SYNC_NONE;
+	return sysfs_emit(page, "%s\n", md_sync_kind_names[k]);
+}
+MD_ATTR_RO(last_sync_action, last_sync_action);
+
+static ssize_t max_read_errors_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%u\n",
+			  READ_ONCE(to_core(mddev)->max_read_errors));
+}
+
+static ssize_t max_read_errors_store(struct mddev *mddev, const char *buf,
+				     size_t len)
+{
+	unsigned int n;
+
+	if (kstrtouint(buf, 10, &n) || n > INT_MAX)
+		return -EINVAL;
+	WRITE_ONCE(to_core(mddev)->max_read_errors, n);
+	return len;
+}
+MD_ATTR_RW(max_read_errors, max_read_errors);
+
+/*
+ * In-tree, 1 lets raid1 fail its last working mirror, leaving a broken
+ * array that fails all IO (other levels do not read it).  raid1 here
+ * always keeps that mirror and has no broken state (MDF_BROKEN is
+ * raid4/5/6's): an array with no working member is not a state it was
+ * built for.  So only 0 is accepted.
+ */
+static ssize_t fail_last_dev_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "0\n");
+}
+
+static ssize_t fail_last_dev_store(struct mddev *mddev, const char *buf,
+				   size_t len)
+{
+	bool v;
+
+	if (kstrtobool(buf, &v))
+		return -EINVAL;
+	if (!v)
+		return len;
+	pr_info("md: %s: fail_last_dev refused: raid1 here always keeps its last working mirror (other levels do not use it)\n",
+		mdname(mddev));
+	return -EINVAL;
+}
+MD_ATTR_RW(fail_last_dev, fail_last_dev);
+
+/*
+ * In-tree: raid1 only ("n/a" elsewhere), 1 orders overlapping writes to
+ * each member, which write-behind needs.  This stack has no
+ * write-behind: 0, the value it has, is accepted, 1 refused.
+ */
+static ssize_t serialize_policy_show(struct mddev *mddev, char *page)
+{
+	struct md_personality *p;
+	bool raid1;
+
+	spin_lock_irq(&mddev->lock);
+	p = mddev->pers;
+	raid1 = p && p->level == 1;
+	spin_unlock_irq(&mddev->lock);
+	return sysfs_emit(page, "%s\n", raid1 ? "0" : "n/a");
+}
+
+static ssize_t serialize_policy_store(struct mddev *mddev, const char *buf,
+				      size_t len)
+{
+	bool v;
+
+	if (kstrtobool(buf, &v))
+		return -EINVAL;
+	if (!v)
+		return len;
+	if (!mddev->pers || mddev->pers->level != 1)
+		pr_info("md: %s: serialize_policy applies to a running raid1 only\n",
+			mdname(mddev));
+	else
+		pr_info("md: %s: serialize_policy refused: no write-behind in this stack, so writes are not serialised per member\n",
+			mdname(mddev));
+	return -EINVAL;
+}
+MD_ATTR_RW(serialize_policy, serialize_policy);
+
+/* No reshape or takeover here: the level a reshape would go to is the level. */
+static ssize_t new_level_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(mddev->level));
+}
+MD_ATTR_RO(new_level, new_level);
+
+/* Bytes, as upstream; 0 when the array is not running. */
+static ssize_t logical_block_size_show(struct mddev *mddev, char *page)
+{
+	unsigned int lbs = 0;
+
+	spin_lock_irq(&mddev->lock);
+	if (mddev->pers)
+		lbs = queue_logical_block_size(mddev->gendisk->queue);
+	spin_unlock_irq(&mddev->lock);
+	return sysfs_emit(page, "%u\n", lbs);
+}
+MD_ATTR_RO(logical_block_size, logical_block_size);
 
 static struct attribute *md_default_attrs[] = {
 	&mda_metadata_version.attr,
@@ -822,6 +1017,13 @@ static struct attribute *md_default_attrs[] = {
 	&mda_safe_mode_delay.attr,
 	&mda_safe_mode_adaptive.attr,
 	&mda_consistency_policy.attr,
+	&mda_uuid.attr,
+	&mda_last_sync_action.attr,
+	&mda_max_read_errors.attr,
+	&mda_fail_last_dev.attr,
+	&mda_serialize_policy.attr,
+	&mda_new_level.attr,
+	&mda_logical_block_size.attr,
 	NULL,
 };
 
