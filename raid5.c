@@ -111,10 +111,13 @@
  * end, a quiesce), when a submitter needs a free stripe, and after
  * R5_ROW_WAIT_MS at most.  A piece makes its stripe wait once.
  *
- * Locking: see raid5.h; no lock nests in another, and the only sleeping
- * waits are in make_request, the flush worker and the sync thread (for
- * a member flush, a free stripe, a mempool element or the end of a
- * quiesce), never in a stripe worker, which all progress depends on.
+ * Locking: see raid5.h; no lock nests in another (workers_mutex, a
+ * sleeping lock, is held only by a group_thread_cnt store, around the
+ * shards' locks), and the only sleeping waits are in make_request, the
+ * flush worker, the sync thread (for a member flush, a free stripe, a
+ * mempool element or the end of a quiesce) and a group_thread_cnt store
+ * (for the requests in flight and the workers), never in a stripe
+ * worker, which all progress depends on.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
