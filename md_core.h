@@ -206,6 +206,8 @@ int md_change_bitmap_file(struct mddev *mddev, struct file *file);
 /* A writer waited @ns for bitmap bits to reach the disk (md/stats/). */
 void md_bitmap_waited(struct mddev *mddev, u64 ns);
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors);
+int md_set_rdev_sectors(struct mddev *mddev, struct md_rdev *rdev,
+			sector_t sectors);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
 int md_add_new_disk(struct mddev *mddev, dev_t dev,
