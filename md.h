@@ -70,9 +70,15 @@ struct md_rdev {
 	struct block_device *bdev;	/* opened exclusively by the core */
 	dev_t dev;
 
-	sector_t sb_start;		/* superblock location, sectors */
+	/*
+	 * Superblock location and usable data sectors (from data_offset).
+	 * On a running array they change only in dev-XXX/size (a grown
+	 * device), under reconfig_mutex and the core's sb_mutex; sysfs
+	 * reads sectors with READ_ONCE.
+	 */
+	sector_t sb_start;
 	sector_t data_offset;		/* start of data on the member */
-	sector_t sectors;		/* usable data sectors on the member */
+	sector_t sectors;
 	struct page *sb_page;		/* superblock image, core only */
 	u64 sb_events;			/* events in its superblock */
 
@@ -100,7 +106,8 @@ struct md_rdev {
 	 * Bad-block log (md_badblocks.c): absolute member sectors, its own
 	 * seqlock.  shift < 0: no log on this member (0.90, no superblock,
 	 * a 1.x superblock without a log area); sector/size: where the log
-	 * lives on the member, set by the superblock code at load.
+	 * lives on the member, set by the superblock code at load (sector
+	 * moves with a 1.0 superblock: md_bb_move()).
 	 */
 	struct badblocks badblocks;
 };

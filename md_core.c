@@ -1865,6 +1865,46 @@ int md_set_array_size(struct mddev *mddev, bool dflt, sector_t sectors)
 	return 0;
 }
 
+/*
+ * dev-XXX/size on a running array (mdadm --grow --size writes it for
+ * every member before it changes the component size): how much of its
+ * device @rdev offers, 0 for all it has room for, see
+ * md_super_resize_rdev().  A new size, or a superblock that moved, is
+ * written to every member at once, so mdadm and the next assembly see
+ * it; a read-auto array becomes read-write for that (in-tree writes
+ * the superblock of a read-auto array too).  The array itself does not
+ * change here.
+ */
+int md_set_rdev_sectors(struct mddev *mddev, struct md_rdev *rdev,
+			sector_t sectors)
+{
+	struct md_core *core = to_core(mddev);
+	int ret;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers)
+		return -ENXIO;
+	if (!mddev->pers->resize_in_place)
+		return -EINVAL;
+	/* its superblock is no longer written */
+	if (test_bit(RD_FAULTY, &rdev->flags))
+		return -EBUSY;
+	/* read-auto may turn read-write under us (a write): ro is re-read */
+	if (READ_ONCE(mddev->ro) == 1)
+		return -EROFS;
+	/* superblock writes read sb_start and the log's place */
+	mutex_lock(&core->sb_mutex);
+	ret = md_super_resize_rdev(mddev, rdev, sectors);
+	mutex_unlock(&core->sb_mutex);
+	if (ret <= 0)
+		return ret;
+	if (READ_ONCE(mddev->ro) == 2)
+		md_restart_rw(mddev);
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
+	return 0;
+}
+
 /* ---------------------------------------------------------------- */
 /* Block device */
 

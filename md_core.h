@@ -292,6 +292,8 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors);
  * running the size is checked and used at RUN.  reconfig_mutex held.
  */
 int md_set_array_size(struct mddev *mddev, bool dflt, sector_t sectors);
+int md_set_rdev_sectors(struct mddev *mddev, struct md_rdev *rdev,
+			sector_t sectors);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
 int md_add_new_disk(struct mddev *mddev, dev_t dev,

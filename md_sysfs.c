@@ -1439,16 +1439,27 @@ static ssize_t rdev_size_show(struct md_rdev *rdev, char *page)
 			  (unsigned long long)READ_ONCE(rdev->sectors) / 2);
 }
 
+/*
+ * KiB of the device the member's data may use.  Before the array runs
+ * it is taken as given.  On a running array: what a grown device now
+ * offers, 0 for all of it, recorded in the superblocks at once
+ * (md_set_rdev_sectors()); -ENOSPC beyond the device, -EBUSY below
+ * md/component_size.
+ */
 static ssize_t rdev_size_store(struct md_rdev *rdev, const char *buf,
 			       size_t len)
 {
+	struct mddev *mddev = rdev->mddev;
 	unsigned long long kib;
+	int err;
 
 	if (kstrtoull(buf, 10, &kib) || kib > (MD_MAX_SECTOR >> 1))
 		return -EINVAL;
-	if (rdev->mddev->pers)
-		return -EBUSY;
-	rdev->sectors = kib * 2;
+	if (mddev->pers) {
+		err = md_set_rdev_sectors(mddev, rdev, kib * 2);
+		return err ? err : len;
+	}
+	WRITE_ONCE(rdev->sectors, kib * 2);
 	return len;
 }
 RDEV_ATTR_RW(size);
