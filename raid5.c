@@ -3077,7 +3077,11 @@ static ssize_t preread_bypass_threshold_store(struct mddev *mddev,
 	return len;
 }
 
-/* A stripe here covers one page of every member (R5_STRIPE_SECTORS). */
+/*
+ * A stripe here covers one page of every member (R5_STRIPE_SECTORS).
+ * Read-only, as in-tree makes it where the page is 4 KiB: a write fails
+ * to open (EACCES).
+ */
 static ssize_t stripe_size_show(struct mddev *mddev, char *page)
 {
 	if (!r5_sysfs_conf(mddev))
@@ -3085,22 +3089,11 @@ static ssize_t stripe_size_show(struct mddev *mddev, char *page)
 	return sysfs_emit(page, "%lu\n", PAGE_SIZE);
 }
 
-static ssize_t stripe_size_store(struct mddev *mddev, const char *buf,
-				 size_t len)
-{
-	unsigned long v;
-
-	if (kstrtoul(buf, 10, &v))
-		return -EINVAL;
-	if (!r5_sysfs_conf(mddev))
-		return -ENODEV;
-	if (v != PAGE_SIZE) {
-		pr_info_once("md/raid:%s: stripe_size: this stack uses page-sized stripe units, only %lu is accepted\n",
-			     mdname(mddev), PAGE_SIZE);
-		return -EINVAL;
-	}
-	return len;
-}
+static struct md_sysfs_entry r5_stripe_size = {
+	.attr = { .name = "stripe_size", .mode = 0444 },
+	.show = stripe_size_show,
+	.unlocked = true,
+};
 
 static struct md_sysfs_entry r5_stripe_cache_size = {
 	.attr = { .name = "stripe_cache_size", .mode = 0644 },
@@ -3146,7 +3139,6 @@ R5_KNOB(group_thread_cnt);
 R5_KNOB(rmw_level);
 R5_KNOB(skip_copy);
 R5_KNOB(preread_bypass_threshold);
-R5_KNOB(stripe_size);
 
 static struct attribute *r5_attrs[] = {
 	&r5_stripe_cache_size.attr,
