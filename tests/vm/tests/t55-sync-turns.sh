@@ -142,27 +142,27 @@ fork_only() { # name cmd...
 
 fg_samples() { cat "$(sys md1 stats/fg_active_samples)"; }
 
+# (wait_resync and completed_is set _a, _n...: names of our own here)
 neighbour_busy() {
 	echo 2000 > "$(sys md1 sync_speed_max)" &&
 		echo check > "$(sys md1 sync_action)" || return 1
-	completed_is md1 0 100 || true
 	sleep 1
-	_a=$(fg_samples)
+	_nb0=$(fg_samples)
 	sleep 2
-	_b=$(fg_samples)
+	_nb1=$(fg_samples)
 	(cd /tmp && fio --name=nb --filename=/dev/md0 --readonly \
 		--rw=randread --bs=4k --ioengine=libaio --iodepth=1 --direct=1 \
 		--size=16M --time_based --runtime=3 > /tmp/nb.out 2>&1)
-	_frc=$?
-	_c=$(fg_samples)
-	_act=$(md_sync_action md1)
+	_nbrc=$?
+	_nb2=$(fg_samples)
+	_nbact=$(md_sync_action md1)
 	echo idle > "$(sys md1 sync_action)"
 	echo system > "$(sys md1 sync_speed_max)"
+	echo "md1 ($_nbact) fg_active_samples: $_nb0 -> $_nb1 while quiet," \
+		"-> $_nb2 while md0 was read; fio exit $_nbrc"
 	wait_resync md1 60 || return 1
-	echo "md1 ($_act) fg_active_samples: +$((_b - _a)) while quiet," \
-		"+$((_c - _b)) while md0 was read; fio exit $_frc"
-	[ "$_frc" = 0 ] && [ "$_act" = check ] && [ "$_b" = "$_a" ] &&
-		[ "$_c" -gt "$_b" ]
+	[ "$_nbrc" = 0 ] && [ "$_nbact" = check ] && [ "$_nb1" = "$_nb0" ] &&
+		[ "$_nb2" -gt "$_nb1" ]
 }
 
 both_clean() {
