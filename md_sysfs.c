@@ -977,6 +977,109 @@ static ssize_t new_level_show(struct mddev *mddev, char *page)
 }
 MD_ATTR_RO(new_level, new_level);
 
+/*
+ * In-tree's reshape attributes.  This stack has no reshape (a 1.x
+ * superblock recording one is refused at assembly): reshape_position
+ * reads "none" and reshape_direction "forwards", what in-tree reads
+ * with no reshape under way, and a write of that value is accepted and
+ * changes nothing.  Any other valid value would start or describe a
+ * reshape, which has nothing to apply to here: refused with a kernel
+ * log line, -EBUSY on a running array (in-tree's answer to a
+ * reshape_position write there) and -EINVAL before; garbage -EINVAL.
+ */
+static void md_no_reshape(struct mddev *mddev, const char *attr)
+{
+	pr_info("md: %s: %s refused: this stack has no reshape\n",
+		mdname(mddev), attr);
+}
+
+static ssize_t reshape_position_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "none\n");
+}
+
+static ssize_t reshape_position_store(struct mddev *mddev, const char *buf,
+				      size_t len)
+{
+	unsigned long long n;
+
+	if (sysfs_streq(buf, "none"))
+		return len;
+	if (kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	md_no_reshape(mddev, "reshape_position");
+	return mddev->pers ? -EBUSY : -EINVAL;
+}
+MD_ATTR_RW(reshape_position, reshape_position);
+
+static ssize_t reshape_direction_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "forwards\n");
+}
+
+static ssize_t reshape_direction_store(struct mddev *mddev, const char *buf,
+				       size_t len)
+{
+	if (sysfs_streq(buf, "forwards"))
+		return len;
+	if (!sysfs_streq(buf, "backwards"))
+		return -EINVAL;
+	md_no_reshape(mddev, "reshape_direction backwards");
+	return mddev->pers ? -EBUSY : -EINVAL;
+}
+MD_ATTR_RW(reshape_direction, reshape_direction);
+
+/*
+ * In-tree holds writes to the array sectors [suspend_lo, suspend_hi)
+ * while mdadm backs up a region a reshape is about to rewrite.  With no
+ * reshape here nothing needs the hold and no write is ever held: both
+ * read 0, the empty range; 0 is accepted and changes nothing, any other
+ * number is refused with -EINVAL and a kernel log line (rather than
+ * read back a range that holds nothing), garbage -EINVAL.
+ */
+static ssize_t suspend_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "0\n");
+}
+
+static ssize_t suspend_store(struct mddev *mddev, const char *buf,
+			     size_t len, const char *attr)
+{
+	unsigned long long n;
+
+	if (kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	if (!n)
+		return len;
+	pr_info("md: %s: %s %llu refused: no reshape here, so no write is ever held\n",
+		mdname(mddev), attr, n);
+	return -EINVAL;
+}
+
+static ssize_t suspend_lo_show(struct mddev *mddev, char *page)
+{
+	return suspend_show(mddev, page);
+}
+
+static ssize_t suspend_lo_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	return suspend_store(mddev, buf, len, "suspend_lo");
+}
+MD_ATTR_RW(suspend_lo, suspend_lo);
+
+static ssize_t suspend_hi_show(struct mddev *mddev, char *page)
+{
+	return suspend_show(mddev, page);
+}
+
+static ssize_t suspend_hi_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	return suspend_store(mddev, buf, len, "suspend_hi");
+}
+MD_ATTR_RW(suspend_hi, suspend_hi);
+
 /* Bytes, as upstream; 0 when the array is not running. */
 static ssize_t logical_block_size_show(struct mddev *mddev, char *page)
 {
@@ -1024,6 +1127,10 @@ static struct attribute *md_default_attrs[] = {
 	&mda_serialize_policy.attr,
 	&mda_new_level.attr,
 	&mda_logical_block_size.attr,
+	&mda_reshape_position.attr,
+	&mda_reshape_direction.attr,
+	&mda_suspend_lo.attr,
+	&mda_suspend_hi.attr,
 	NULL,
 };
 
@@ -1433,6 +1540,32 @@ static ssize_t rdev_offset_store(struct md_rdev *rdev, const char *buf,
 }
 RDEV_ATTR_RW(offset);
 
+/*
+ * Where the member's data would start after a reshape (in-tree moves
+ * it with one).  No reshape here, so it is always the data offset:
+ * writing that value is accepted and changes nothing, another number
+ * is refused with -EINVAL and a kernel log line, garbage -EINVAL.
+ */
+static ssize_t rdev_new_offset_show(struct md_rdev *rdev, char *page)
+{
+	return rdev_offset_show(rdev, page);
+}
+
+static ssize_t rdev_new_offset_store(struct md_rdev *rdev, const char *buf,
+				     size_t len)
+{
+	unsigned long long n;
+
+	if (kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	if (n == rdev->data_offset)
+		return len;
+	pr_info("md: %s: %pg: new_offset %llu refused: moving the data offset needs a reshape, which this stack does not have\n",
+		mdname(rdev->mddev), rdev->bdev, n);
+	return -EINVAL;
+}
+RDEV_ATTR_RW(new_offset);
+
 static ssize_t rdev_size_show(struct md_rdev *rdev, char *page)
 {
 	return sysfs_emit(page, "%llu\n",
@@ -1566,6 +1699,7 @@ static struct attribute *rdev_default_attrs[] = {
 	&rdev_state.attr,
 	&rdev_slot.attr,
 	&rdev_offset.attr,
+	&rdev_new_offset.attr,
 	&rdev_size.attr,
 	&rdev_errors.attr,
 	&rdev_recovery_start.attr,
