@@ -129,12 +129,20 @@ enum md_recovery_flag {
 enum md_flag {
 	/*
 	 * More members failed than the level survives (raid4/5/6 sets it in
-	 * its error handler, as in-tree sets MD_BROKEN): the core refuses
+	 * its error handler, as in-tree sets MD_BROKEN; raid1 when it fails
+	 * its last working mirror under MDF_FAIL_LAST_DEV): the core refuses
 	 * writes, starts no recovery, array_state reads "broken" where it
 	 * would read "clean", and failing a member answers -EBUSY.  Cleared
-	 * when the array stops.
+	 * when the array starts and stops.
 	 */
 	MDF_BROKEN,
+	/*
+	 * md/fail_last_dev: raid1 may fail its last working mirror.  Set
+	 * and cleared by its store (reconfig_mutex, running array only),
+	 * tested by raid1's error handler under mddev->lock; reset with
+	 * the other flags when the array starts and stops.
+	 */
+	MDF_FAIL_LAST_DEV,
 };
 
 /* mddev.sb_flags bits: superblock writes wanted */
@@ -457,8 +465,9 @@ void md_write_end(struct mddev *mddev);
  * raid1 calls md_error() from its retry workqueue (process context) and
  * waits for nothing else there, but quiesce(1) waits for that worker: so
  * md_error() must not sleep on reconfig_mutex.  After pers->error_handler
- * the member is RD_FAULTY, unless it was raid1's last working mirror
- * (left In_sync, as in-tree): core should then fail the request (EBUSY).
+ * the member is RD_FAULTY, unless it was raid1's last working mirror and
+ * md/fail_last_dev is 0 (left In_sync, as in-tree): core should then fail
+ * the request (EBUSY).
  */
 void md_error(struct mddev *mddev, struct md_rdev *rdev);
 /*

@@ -908,15 +908,16 @@ static ssize_t max_read_errors_store(struct mddev *mddev, const char *buf,
 MD_ATTR_RW(max_read_errors, max_read_errors);
 
 /*
- * In-tree, 1 lets raid1 fail its last working mirror, leaving a broken
- * array that fails all IO (other levels do not read it).  raid1 here
- * always keeps that mirror and has no broken state (MDF_BROKEN is
- * raid4/5/6's): an array with no working member is not a state it was
- * built for.  So only 0 is accepted.
+ * 1 lets raid1 fail its last working mirror (md_error(), mdadm --fail),
+ * as in-tree: the array is then broken (MDF_BROKEN) and fails all IO.
+ * 0, the default, keeps that mirror.  Other levels do not read it.  A
+ * bit of mddev->flags, so every start of the array resets it: a 1
+ * written before the array runs would be lost, and is refused (-EBUSY).
  */
 static ssize_t fail_last_dev_show(struct mddev *mddev, char *page)
 {
-	return sysfs_emit(page, "0\n");
+	return sysfs_emit(page, "%d\n",
+			  test_bit(MDF_FAIL_LAST_DEV, &mddev->flags));
 }
 
 static ssize_t fail_last_dev_store(struct mddev *mddev, const char *buf,
@@ -926,11 +927,13 @@ static ssize_t fail_last_dev_store(struct mddev *mddev, const char *buf,
 
 	if (kstrtobool(buf, &v))
 		return -EINVAL;
-	if (!v)
-		return len;
-	pr_info("md: %s: fail_last_dev refused: raid1 here always keeps its last working mirror (other levels do not use it)\n",
-		mdname(mddev));
-	return -EINVAL;
+	if (v && !mddev->pers) {
+		pr_info("md: %s: fail_last_dev applies to a running array (it is reset when the array starts)\n",
+			mdname(mddev));
+		return -EBUSY;
+	}
+	assign_bit(MDF_FAIL_LAST_DEV, &mddev->flags, v);
+	return len;
 }
 MD_ATTR_RW(fail_last_dev, fail_last_dev);
 

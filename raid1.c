@@ -1550,6 +1550,7 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r1conf *conf = mddev->private;
 	unsigned long flags;
+	bool last;
 	int left;
 
 	spin_lock_irqsave(&mddev->lock, flags);
@@ -1557,13 +1558,21 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		return;
 	}
-	if (md_rdev_working(rdev) && r1_working(conf) == 1) {
+	last = md_rdev_working(rdev) && r1_working(conf) == 1;
+	if (last && !test_bit(MDF_FAIL_LAST_DEV, &mddev->flags)) {
 		/* keep the last copy of the data: do not fail it */
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		pr_warn_ratelimited("md/raid1:%s: %pg is the last working mirror, not failing it\n",
 				    mdname(mddev), rdev->bdev);
 		return;
 	}
+	/*
+	 * md/fail_last_dev: fail it anyway, as in-tree.  No mirror holds
+	 * the data any more: broken before the member goes, so the core
+	 * refuses new writes while reads find no mirror and fail.
+	 */
+	if (last)
+		set_bit(MDF_BROKEN, &mddev->flags);
 	md_mark_faulty(mddev, rdev);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
 	r1_update_degraded(mddev);
@@ -1571,6 +1580,11 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 	spin_unlock_irqrestore(&mddev->lock, flags);
 
 	/* md_error() interrupts a running sync and asks for a sb write */
+	if (last) {
+		pr_crit("md/raid1:%s: Disk failure on %pg, the last working mirror (fail_last_dev): the array fails all IO now.\n",
+			mdname(mddev), rdev->bdev);
+		return;
+	}
 	pr_crit("md/raid1:%s: Disk failure on %pg, disabling device.\n"
 		"md/raid1:%s: Operation continuing on %d devices.\n",
 		mdname(mddev), rdev->bdev, mdname(mddev), left);
