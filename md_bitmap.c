@@ -82,6 +82,7 @@
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/ctype.h>
 #include <linux/log2.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -89,6 +90,7 @@
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "md_core.h"
@@ -1366,6 +1368,150 @@ free_image:
 	/* after a swap, the old image */
 	bm_image_free(&im);
 	return err;
+}
+
+/* ---- md/bitmap_set_bits -------------------------------------------- */
+
+/* A decimal number at *@p (at least one digit); *@p moves past it. */
+static int bm_parse_num(const char **p, unsigned long *v)
+{
+	const char *s = *p;
+	unsigned long n = 0;
+
+	if (!isdigit(*s))
+		return -EINVAL;
+	while (isdigit(*s)) {
+		if (n > (ULONG_MAX - 9) / 10)
+			return -EINVAL;
+		n = n * 10 + (*s++ - '0');
+	}
+	*p = s;
+	*v = n;
+	return 0;
+}
+
+/*
+ * The next "N" or "N-M" of @buf at *@p, blanks around it skipped: 1 and
+ * the range in @first..@last, 0 at the end, -EINVAL for anything else
+ * or a range that is reversed or runs past @chunks.
+ */
+static int bm_next_range(const char **p, unsigned long chunks,
+			 unsigned long *first, unsigned long *last)
+{
+	const char *s = skip_spaces(*p);
+
+	if (!*s)
+		return 0;
+	if (bm_parse_num(&s, first))
+		return -EINVAL;
+	*last = *first;
+	if (*s == '-') {
+		s++;
+		if (bm_parse_num(&s, last))
+			return -EINVAL;
+	}
+	if ((*s && !isspace(*s)) || *first > *last || *last >= chunks)
+		return -EINVAL;
+	*p = s;
+	return 1;
+}
+
+/* Bits set per hold of bm->lock in bm_mark_range(). */
+#define BM_MARK_BATCH	4096
+
+/* Set the bits of chunks @first..@last in the image; takes bm->lock. */
+static void bm_mark_range(struct md_bitmap *bm, unsigned long first,
+			  unsigned long last)
+{
+	unsigned long c = first, end;
+	unsigned int p, b;
+
+	for (;;) {
+		end = min(last, c + BM_MARK_BATCH - 1);
+		spin_lock_irq(&bm->lock);
+		for (; c <= end; c++) {
+			bm_bit_pos(c, &p, &b);
+			if (!test_bit_le(b, page_address(bm->pages[p]))) {
+				__set_bit_le(b, page_address(bm->pages[p]));
+				bm->dirty_chunks++;
+				__set_bit(p, bm->page_dirty);
+				bm->page_seq[p] = ++bm->dirty_seq;
+			}
+			/* idle for a whole period again before it may clear */
+			bm->cnt[c] &= BM_COUNT;
+		}
+		spin_unlock_irq(&bm->lock);
+		if (end == last)
+			return;
+		cond_resched();
+	}
+}
+
+/*
+ * md/bitmap_set_bits (md.rst): mark bitmap chunks as possibly differing
+ * between the members, so a resync visits them.  @buf holds chunk (bit)
+ * numbers, "N" or "N-M" (both ends included), decimal, separated by
+ * blanks.  The whole list is checked first: anything else, a range past
+ * the bitmap's last chunk, or an empty list is -EINVAL and nothing
+ * changes.  The bits are written to the bitmap (every member, or the
+ * file) before this returns; resync_offset moves back to the first
+ * chunk marked, so the superblocks no longer call the array clean there
+ * and the bitmap keeps every bit until a resync has been through, and a
+ * resync is asked for at once.
+ *
+ * Refused: -ENOENT without a bitmap, -EROFS on a read-only array,
+ * -EBUSY while a sync pass runs (its end would set resync_offset clean
+ * again past chunks it had already passed) or the array is degraded
+ * (no resync can run then; the recovery that ends it makes the members
+ * agree anyway).  reconfig_mutex held (md_attr_store).
+ */
+int md_bitmap_set_bits(struct mddev *mddev, const char *buf)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	unsigned long first, last, lowest = ULONG_MAX, n = 0;
+	const char *p = buf;
+	sector_t from;
+	int ret;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!bm)
+		return -ENOENT;
+	while ((ret = bm_next_range(&p, bm->chunks, &first, &last)) > 0) {
+		lowest = min(lowest, first);
+		n += last - first + 1;
+	}
+	if (ret < 0 || !n)
+		return -EINVAL;
+	if (mddev->ro)
+		return -EROFS;
+	if (test_bit(MDR_RUNNING, &mddev->recovery) ||
+	    READ_ONCE(mddev->degraded)) {
+		pr_info("md: %s: bitmap_set_bits refused while %s\n",
+			mdname(mddev),
+			READ_ONCE(mddev->degraded) ? "the array is degraded" :
+			"a sync pass runs");
+		return -EBUSY;
+	}
+
+	/*
+	 * resync_offset first: from then on the daemon clears no bit
+	 * (bm_may_clear()), and no sync pass can start before we are done
+	 * (md_check_recovery() needs reconfig_mutex, which we hold).
+	 */
+	from = (sector_t)lowest << bm->chunk_shift;
+	spin_lock_irq(&mddev->lock);
+	if (mddev->resync_offset > from)
+		mddev->resync_offset = from;
+	spin_unlock_irq(&mddev->lock);
+	p = buf;
+	while (bm_next_range(&p, bm->chunks, &first, &last) > 0)
+		bm_mark_range(bm, first, last);
+	bm_write_locked(bm);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	pr_info("md: %s: bitmap_set_bits: %lu chunk(s) marked, resync from sector %llu\n",
+		mdname(mddev), n, (unsigned long long)from);
+	return 0;
 }
 
 /* ---- md/bitmap/ ----------------------------------------------------- */

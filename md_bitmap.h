@@ -105,6 +105,12 @@ void md_bitmap_write_all(struct mddev *mddev);
 void md_bitmap_flush(struct mddev *mddev);
 /* May a former member with superblock @events be rebuilt from bits? */
 bool md_bitmap_readd_ok(struct mddev *mddev, u64 events);
+/*
+ * md/bitmap_set_bits: mark the chunks listed in @buf ("N" or "N-M",
+ * blank-separated) for a resync.  reconfig_mutex held; 0 or -errno
+ * (nothing changed then).
+ */
+int md_bitmap_set_bits(struct mddev *mddev, const char *buf);
 /* md/bitmap/ (location, chunksize, time_base, backlog, ...) */
 extern const struct attribute_group md_bitmap_group;
 /* The /proc/mdstat "bitmap: ..." line; mddev->lock held. */

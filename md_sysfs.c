@@ -1083,6 +1083,16 @@ static ssize_t suspend_hi_store(struct mddev *mddev, const char *buf,
 }
 MD_ATTR_RW(suspend_hi, suspend_hi);
 
+/* Bitmap chunks to resync: md_bitmap_set_bits() has the format. */
+static ssize_t bitmap_set_bits_store(struct mddev *mddev, const char *buf,
+				     size_t len)
+{
+	int err = md_bitmap_set_bits(mddev, buf);
+
+	return err ? err : len;
+}
+MD_ATTR_WO(bitmap_set_bits, bitmap_set_bits);
+
 /* Bytes, as upstream; 0 when the array is not running. */
 static ssize_t logical_block_size_show(struct mddev *mddev, char *page)
 {
@@ -1134,6 +1144,7 @@ static struct attribute *md_default_attrs[] = {
 	&mda_reshape_direction.attr,
 	&mda_suspend_lo.attr,
 	&mda_suspend_hi.attr,
+	&mda_bitmap_set_bits.attr,
 	NULL,
 };
 
