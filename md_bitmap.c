@@ -197,34 +197,6 @@ static bool bm_fits_bytes(struct md_bitmap *bm, struct md_rdev *rdev,
 	return !(start < sb_end && start + len > sb);
 }
 
-/*
- * Sectors from where the image starts on @rdev to the first thing after
- * it (data, superblock, bad-block log, the end of the device): the most
- * it may take there.  0 if one of them lies across the start.
- */
-static sector_t bm_room(struct md_bitmap *bm, struct md_rdev *rdev)
-{
-	s64 start = (s64)rdev->sb_start + bm->offset;
-	s64 end = bdev_nr_sectors(rdev->bdev);
-	s64 area[3][2] = {
-		{ rdev->data_offset, rdev->data_offset + rdev->sectors },
-		{ rdev->sb_start, rdev->sb_start + 8 },
-		{ rdev->badblocks.sector,
-		  rdev->badblocks.sector + rdev->badblocks.size },
-	};
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(area); i++) {
-		if (area[i][1] <= area[i][0])
-			continue;
-		if (area[i][0] <= start && start < area[i][1])
-			return 0;
-		if (area[i][0] > start)
-			end = min(end, area[i][0]);
-	}
-	return end > start ? end - start : 0;
-}
-
 /* Where the image would lie on @rdev, and whether it overlaps nothing. */
 static bool bm_fits(struct md_bitmap *bm, struct md_rdev *rdev)
 {
@@ -1616,16 +1588,19 @@ static ssize_t chunksize_show(struct mddev *mddev, char *page)
 }
 
 /*
- * The chunk size is mdadm's choice when it writes the bitmap; a bitmap
- * in use cannot change it (-EBUSY), and without one there is nothing
- * to set here (this stack does not create bitmaps itself): a valid
- * value is refused with -EBUSY, nonsense with -EINVAL.
+ * The chunk size is mdadm's choice when it writes the bitmap.  A bitmap
+ * in use cannot change it: -EBUSY for any write, before looking at the
+ * value, as in-tree.  Without one there is nothing to set here (this
+ * stack does not create bitmaps itself): nonsense is -EINVAL, a valid
+ * value -EBUSY.
  */
 static ssize_t chunksize_store(struct mddev *mddev, const char *buf,
 			       size_t len)
 {
 	u32 v;
 
+	if (mddev->bitmap)
+		return -EBUSY;
 	if (kstrtou32(buf, 10, &v) || v < 512 || !is_power_of_2(v))
 		return -EINVAL;
 	return -EBUSY;
@@ -1666,9 +1641,22 @@ static ssize_t backlog_show(struct mddev *mddev, char *page)
 	return sysfs_emit(page, "%u\n", bm_sb_u32(mddev, sb_write_behind));
 }
 
+/* Does any member carry write_mostly?  reconfig_mutex held. */
+static bool bm_write_mostly(struct mddev *mddev)
+{
+	struct md_rdev *rdev;
+
+	rdev_for_each(rdev, mddev)
+		if (test_bit(RD_WRITE_MOSTLY, &rdev->flags))
+			return true;
+	return false;
+}
+
 /*
  * Write-behind depth, 0..16383 as in-tree: recorded in the superblock
- * for in-tree md; this stack writes every mirror synchronously.
+ * for in-tree md; this stack writes every mirror synchronously.  As
+ * in-tree, only where it could apply: with no write-mostly member
+ * every value is refused (-EINVAL, with a kernel log line).
  */
 static ssize_t backlog_store(struct mddev *mddev, const char *buf,
 			     size_t len)
@@ -1680,6 +1668,11 @@ static ssize_t backlog_store(struct mddev *mddev, const char *buf,
 		return -EINVAL;
 	if (!bm)
 		return -ENOENT;
+	if (!bm_write_mostly(mddev)) {
+		pr_info_ratelimited("md: %s: bitmap/backlog refused: no member is write-mostly\n",
+				    mdname(mddev));
+		return -EINVAL;
+	}
 	bm_sb_set(mddev, &bm_sb(bm)->write_behind, v);
 	return len;
 }
@@ -1762,56 +1755,33 @@ static struct md_sysfs_entry bm_max_backlog_used =
 	       max_backlog_used_store);
 
 /*
- * Sectors the bitmap may take, in-tree's "space": for an internal bitmap
- * the room at its offset on every member (bm_room()), within what was
- * written here, which resizing keeps to; for a file, the image's own
- * size (the file grows as needed); without a bitmap, what was written
- * (0: nothing).
+ * Sectors the bitmap may take, in-tree's "space": the bound written
+ * here, 0 until one is (what in-tree reads for a 1.x internal bitmap,
+ * whose room it does not record).  md_bitmap_resize() keeps the image
+ * within it, and within the room the members' layout leaves at the
+ * bitmap's offset (bm_fits_all()) either way.
  */
 static ssize_t space_show(struct mddev *mddev, char *page)
 {
-	struct md_bitmap *bm;
-	struct md_rdev *rdev;
-	sector_t space, room;
-	bool some = false;
-	int err;
-
-	err = mddev_lock(mddev);
-	if (err)
-		return err;
-	bm = mddev->bitmap;
-	space = to_core(mddev)->bitmap_space;
-	if (bm && bm->file) {
-		space = DIV_ROUND_UP(bm->file_bytes, 512);
-	} else if (bm) {
-		some = space != 0;
-		rdev_for_each(rdev, mddev) {
-			if (!rdev->bdev || test_bit(RD_FAULTY, &rdev->flags))
-				continue;
-			room = bm_room(bm, rdev);
-			if (!some || room < space)
-				space = room;
-			some = true;
-		}
-	}
-	mddev_unlock(mddev);
-	return sysfs_emit(page, "%llu\n", (unsigned long long)space);
+	return sysfs_emit(page, "%llu\n", (unsigned long long)
+			  READ_ONCE(to_core(mddev)->bitmap_space));
 }
 
 /*
- * Before a bitmap is loaded: bound the room of the next one (a number
- * of sectors > 0, else -EINVAL); with a bitmap -EBUSY: its room is what
- * the members' layout leaves (see space_show()).
+ * A number of sectors > 0, else -EINVAL.  With a bitmap, as in-tree,
+ * one below what its image takes now is refused with -EFBIG; nothing
+ * changes on error.
  */
 static ssize_t space_store(struct mddev *mddev, const char *buf, size_t len)
 {
+	struct md_bitmap *bm = mddev->bitmap;
 	unsigned long n;
 
 	if (kstrtoul(buf, 10, &n) || !n)
 		return -EINVAL;
-	if (mddev->bitmap)
-		return -EBUSY;
-	to_core(mddev)->bitmap_space = n;
+	if (bm && n < DIV_ROUND_UP(bm->file_bytes, 512))
+		return -EFBIG;
+	WRITE_ONCE(to_core(mddev)->bitmap_space, n);
 	return len;
 }
 

@@ -174,10 +174,11 @@ struct md_core {
 
 	/*
 	 * md/bitmap/space: sectors an internal bitmap may take from its
-	 * offset on, as written before a bitmap was loaded (0: not given;
-	 * the members' layout alone bounds it).  md_bitmap_resize() keeps
-	 * the image within it.  reconfig_mutex; its store refuses while a
-	 * bitmap exists, so it does not change under one.
+	 * offset on, as written (0: not given; the members' layout alone
+	 * bounds it).  md_bitmap_resize() keeps the image within it.
+	 * Written by its store under reconfig_mutex with WRITE_ONCE()
+	 * (with a bitmap, never below the image), which md_bitmap_resize()
+	 * also holds; its show reads it with READ_ONCE().
 	 */
 	sector_t bitmap_space;
 
