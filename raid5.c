@@ -3078,6 +3078,29 @@ static ssize_t preread_bypass_threshold_store(struct mddev *mddev,
 }
 
 /*
+ * In-tree: the NVMe stream of partial parity log writes.  No PPL here
+ * (its superblock feature is refused at assembly), so it reads 0 and
+ * every write is refused with -EINVAL, as in-tree answers on an array
+ * without PPL.
+ */
+static ssize_t ppl_write_hint_show(struct mddev *mddev, char *page)
+{
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	return sysfs_emit(page, "0\n");
+}
+
+static ssize_t ppl_write_hint_store(struct mddev *mddev, const char *buf,
+				    size_t len)
+{
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	pr_info_once("md/raid:%s: ppl_write_hint: this stack has no partial parity log, writes are refused\n",
+		     mdname(mddev));
+	return -EINVAL;
+}
+
+/*
  * A stripe here covers one page of every member (R5_STRIPE_SECTORS).
  * Read-only, as in-tree makes it where the page is 4 KiB: a write fails
  * to open (EACCES).
@@ -3139,6 +3162,7 @@ R5_KNOB(group_thread_cnt);
 R5_KNOB(rmw_level);
 R5_KNOB(skip_copy);
 R5_KNOB(preread_bypass_threshold);
+R5_KNOB(ppl_write_hint);
 
 static struct attribute *r5_attrs[] = {
 	&r5_stripe_cache_size.attr,
@@ -3151,6 +3175,7 @@ static struct attribute *r5_attrs[] = {
 	&r5_skip_copy.attr,
 	&r5_preread_bypass_threshold.attr,
 	&r5_stripe_size.attr,
+	&r5_ppl_write_hint.attr,
 	NULL,
 };
 
