@@ -45,6 +45,7 @@ WANT = {
         "safe_mode_delay": ("same", []),	# both changed, reads differ
         "stripe_cache_size": ("same", []),
         "sync_speed_min": ("same", []),
+        "uuid": ("same", []),			# per-array: same form
         "dev-*/errors": ("deliberate", []),	# raid5:...@valid note
     },
 }
@@ -133,6 +134,38 @@ class Fixture(unittest.TestCase):
                       "; read: *no reason noted*", text)
         self.assertIn("| `dev-*/errors` | 0644: `0` | `5`: changed, reads "
                       "`5` | `zz9`: EINVAL | 0644: `0` | `5`: EINVAL |", text)
+        self.assertIn("| `uuid` | 0444: `e8f167f1-aeaa-a99c-02ba-f8f840aead19`"
+                      " | read-only | read-only | 0444: "
+                      "`31c6e8a5-b9e9-ac71-c9fc-a01d902d0616` | read-only | "
+                      "read-only | same | read: a per-array value, compared "
+                      "by form", text)
+        self.assertNotIn("PREFACE", text)
+        rc, _, _ = run("--notes", NOTES, "-o", md, "--preface",
+                       "PREFACE: before the fixes.", FIXTURE)
+        self.assertEqual(rc, 0)
+        with open(md, encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("\n\nPREFACE: before the fixes.\n\nEach array", text)
+
+    def test_per_array_form(self):
+        # a per-array value is compared by form: another well-formed one
+        # is the same, a malformed one (either side) a difference
+        data = {impl: sp.parse_log(os.path.join(
+            FIXTURE, f"console-{impl}.log"), impl)[0] for impl in sp.IMPLS}
+        notes = sp.load_notes(NOTES)
+
+        def verdict():
+            rows = sp.build(data, notes)["raid5"]
+            return {a: (v, e) for a, v, e, _, _, _ in rows}["uuid"]
+
+        self.assertEqual(verdict(), ("same", []))
+        for bad in ("31C6E8A5-B9E9-AC71-C9FC-A01D902D0616",
+                    "31c6e8a5b9e9ac71c9fca01d902d0616", ""):
+            data["fork"]["raid5"]["uuid"]["read"] = "ok:" + bad
+            self.assertEqual(verdict(), ("unexplained", [("read", None)]),
+                             bad)
+        data["fork"]["raid5"]["uuid"]["read"] = "errno:5"
+        self.assertEqual(verdict()[0], "unexplained")
 
     def broken(self, edit):
         """a run directory with the fixture, the fork log edited"""
@@ -149,7 +182,7 @@ class Fixture(unittest.TestCase):
 
     def test_unfinished_walk(self):
         rc, _, err = self.broken(lambda t: t.replace(
-            "# PARITY-END level=raid5 impl=fork rows=4", "# crashed"))
+            "# PARITY-END level=raid5 impl=fork rows=5", "# crashed"))
         self.assertEqual(rc, 2)
         self.assertIn("no complete raid5 walk", err)
 
@@ -158,7 +191,7 @@ class Fixture(unittest.TestCase):
             line for line in t.split("\n") if "attr=uuid" not in line
             and "attr=stripe_cache_size" not in line))
         self.assertEqual(rc, 2)
-        self.assertIn("raid5: 3 rows parsed, the guest printed 4", err)
+        self.assertIn("raid5: 3 rows parsed, the guest printed 5", err)
 
     def test_wrong_impl(self):
         rc, _, err = self.broken(lambda t: t.replace("impl=fork kernel",
