@@ -20,6 +20,8 @@
 #  - stripe_size is read-only: a write of 8192, abc or even 4096 fails
 #    to open (EACCES, as in-tree makes the file on 4 KiB pages) and
 #    changes nothing;
+#  - ppl_write_hint (an array without a partial parity log) reads 0 and
+#    refuses 0, 1 and abc with EINVAL, changing nothing;
 #  - group_thread_cnt changed six times while a rate-limited fio writes
 #    4 KiB blocks: the writes verify (in-tree suspends the array for a
 #    change, the fork shuts its request gate and moves rows to workers);
@@ -179,6 +181,11 @@ stripe_size_both() {
 		sysfs_expect_errno 13 "$SYS/stripe_size" 4096
 }
 
+ppl_hint_both() {
+	reads ppl_write_hint 0 && refused ppl_write_hint 0 1 abc &&
+		reads ppl_write_hint 0
+}
+
 all_verify() {
 	r5_data verify &&
 	r5_fio verify randwrite 4k 16M 16M 61 &&
@@ -186,7 +193,7 @@ all_verify() {
 	r5_fio verify randwrite 4k 40M 8M 72
 }
 
-ktap_plan 18
+ktap_plan 19
 ktap_check "raid5 on 4 x 64 MiB brd, --assume-clean" create
 ktap_check "4 KiB random and 1 MiB sequential writes verify" r5_data write
 ktap_check "defaults: group_thread_cnt 0, rmw_level 1, skip_copy 0, preread_bypass_threshold 1, stripe_size 4096" \
@@ -221,6 +228,7 @@ fork_only "fork: preread_bypass_threshold 0: EINVAL, unchanged (no bypass is cou
 	refused preread_bypass_threshold 0
 ktap_check "stripe_size read-only: 8192, abc, 4096 EACCES, unchanged" \
 	stripe_size_both
+ktap_check "ppl_write_hint reads 0; 0, 1, abc EINVAL, unchanged" ppl_hint_both
 ktap_check "all data verifies" all_verify
 md_stop_all
 brd_teardown
