@@ -125,6 +125,11 @@ struct md_bitmap {
 	struct mutex io_mutex;		/* one round of page writes at a time */
 	u64 written_seq;		/* io_mutex; acquire/release */
 	bool no_clear;			/* md/bitmap/can_clear "false" */
+	/*
+	 * md/bitmap/max_backlog_used: raised (cmpxchg) by raid1 from any
+	 * context, reset by a store under reconfig_mutex.
+	 */
+	atomic_t behind_max;
 
 	/*
 	 * Writers cannot issue the page writes themselves: they run inside
@@ -668,6 +673,28 @@ bool md_bitmap_chunk_clean(struct md_bitmap *bm, sector_t sector,
 	return clean;
 }
 EXPORT_SYMBOL_GPL(md_bitmap_chunk_clean);
+
+unsigned int md_bitmap_backlog(struct md_bitmap *bm)
+{
+	/*
+	 * Page 0 changes only in md_bitmap_resize(), with no array IO;
+	 * the field is stored under bm->lock, read here with one aligned
+	 * load.
+	 */
+	return le32_to_cpu(READ_ONCE(bm_sb(bm)->write_behind));
+}
+EXPORT_SYMBOL_GPL(md_bitmap_backlog);
+
+void md_bitmap_behind_seen(struct md_bitmap *bm, unsigned int n)
+{
+	int old = atomic_read(&bm->behind_max);
+
+	do {
+		if (old >= (int)n)
+			return;
+	} while (!atomic_try_cmpxchg(&bm->behind_max, &old, n));
+}
+EXPORT_SYMBOL_GPL(md_bitmap_behind_seen);
 
 /* ---- lazy clearing ------------------------------------------------- */
 
@@ -1738,15 +1765,31 @@ static ssize_t can_clear_store(struct mddev *mddev, const char *buf,
 static struct md_sysfs_entry bm_can_clear =
 	__ATTR(can_clear, 0644, can_clear_show, can_clear_store);
 
-/* No write-behind here: never any backlog; any write resets (to 0). */
+/*
+ * The most raid1 writes seen behind at once (md_bitmap_behind_seen()),
+ * 0 without a bitmap.  As in-tree, writing anything resets it to 0.
+ */
 static ssize_t max_backlog_used_show(struct mddev *mddev, char *page)
 {
-	return sysfs_emit(page, "0\n");
+	struct md_bitmap *bm;
+	int v = 0;
+	int err;
+
+	err = mddev_lock(mddev);
+	if (err)
+		return err;
+	bm = mddev->bitmap;
+	if (bm)
+		v = atomic_read(&bm->behind_max);
+	mddev_unlock(mddev);
+	return sysfs_emit(page, "%d\n", v);
 }
 
 static ssize_t max_backlog_used_store(struct mddev *mddev, const char *buf,
 				      size_t len)
 {
+	if (mddev->bitmap)
+		atomic_set(&mddev->bitmap->behind_max, 0);
 	return len;
 }
 

@@ -939,8 +939,9 @@ MD_ATTR_RW(fail_last_dev, fail_last_dev);
 
 /*
  * In-tree: raid1 only ("n/a" elsewhere), 1 orders overlapping writes to
- * each member, which write-behind needs.  This stack has no
- * write-behind: 0, the value it has, is accepted, 1 refused.
+ * each member, which write-behind needs.  raid1's write-behind here
+ * orders overlapping writes to write-mostly members by itself: 0, the
+ * value it has, is accepted, 1 refused.
  */
 static ssize_t serialize_policy_show(struct mddev *mddev, char *page)
 {
@@ -967,7 +968,7 @@ static ssize_t serialize_policy_store(struct mddev *mddev, const char *buf,
 		pr_info("md: %s: serialize_policy applies to a running raid1 only\n",
 			mdname(mddev));
 	else
-		pr_info("md: %s: serialize_policy refused: no write-behind in this stack, so writes are not serialised per member\n",
+		pr_info("md: %s: serialize_policy refused: write-behind orders its own overlapping writes; per-member serialisation is not served\n",
 			mdname(mddev));
 	return -EINVAL;
 }
