@@ -83,7 +83,7 @@ build_seekdisk() {
 # Modules from the distro kernel the guest may need (closure via modules.dep).
 GUEST_MODULES="md-mod raid0 raid1 raid10 raid456 linear brd null_blk loop configfs
 	dm-mod dm-flakey dm-delay dm-log-writes raid6_pq xor async_tx async_memcpy async_xor async_pq
-	async_raid6_recov libcrc32c virtio_pci virtio_blk"
+	async_raid6_recov libcrc32c virtio_pci virtio_blk mq-deadline"
 
 GUEST_BINS="/bin/busybox /sbin/mdadm /usr/bin/fio /sbin/dmsetup /sbin/mke2fs"
 

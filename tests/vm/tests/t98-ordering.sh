@@ -68,6 +68,8 @@ echo 0 > $T/tracing_on
 echo 8192 > $T/buffer_size_kb
 echo 1 > $T/events/block/block_rq_issue/enable
 nullb_setup 5 $MEMBER_MIB 0 || ktap_skip_all "null_blk setup failed"
+# a module on 6.12 (built in on 6.1)
+modprobe mq-deadline > /dev/null 2>&1
 for _m in $NULLB_DEVS; do
 	echo mq-deadline > "/sys/block/${_m#/dev/}/queue/scheduler" ||
 		ktap_skip_all "no mq-deadline for ${_m#/dev/}"
