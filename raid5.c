@@ -48,7 +48,9 @@
  * acknowledged only once it is on the members, so a read issued after
  * that acknowledgment sees it.  A direct read that fails is retried
  * through the stripe cache, which reads again and reconstructs (then
- * rewrites) what still fails.
+ * rewrites) what still fails.  A read inside one chunk (most random
+ * reads) is one clone and nothing else: it gets an r5req only if it
+ * fails, from worker 0, which retries it.
  *
  * The stripe head.  Its life is four states and the operation it runs:
  *
@@ -272,6 +274,7 @@ static void r5_gate_open(struct r5conf *conf)
 		wake_up(&conf->wait);
 }
 
+/* An r5req for @bio; the caller sets ->start (md_io_start()). */
 static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio)
 {
 	struct r5req *req = mempool_alloc(&conf->req_pool, GFP_NOIO);
@@ -290,7 +293,6 @@ static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio)
 	atomic_set(&req->row_waits, 0);
 	if (req->write)
 		atomic_inc(&conf->writes);
-	req->start = md_io_start(conf->mddev, bio);
 	return req;
 }
 
@@ -2286,10 +2288,19 @@ static void r5_attach_range(struct r5conf *conf, struct r5req *req,
 static void r5_direct_endio(struct bio *bio)
 {
 	struct r5clone *rc = container_of(bio, struct r5clone, bio);
-	struct r5conf *conf = rc->req->conf;
+	struct r5conf *conf = rc->rdev->mddev->private;
 	unsigned long flags;
 
 	md_rdev_unpin(rc->rdev);
+	if (!bio->bi_status && !rc->req) {
+		struct bio *master = rc->master;
+
+		md_io_end(conf->mddev, master, rc->start);
+		bio_put(bio);
+		bio_endio(master);
+		r5_leave(conf);
+		return;
+	}
 	if (!bio->bi_status) {
 		struct r5req *req = rc->req;
 
@@ -2329,6 +2340,11 @@ static void r5_retry_reads(struct r5conf *conf)
 		spin_unlock_irq(&conf->lock);
 		if (!rc)
 			return;
+		if (!rc->req) {
+			/* a lone clone: its master gets a request now */
+			rc->req = r5_req_alloc(conf, rc->master);
+			rc->req->start = rc->start;
+		}
 		r5g_map(&conf->geo, rc->asector, &i, &ms);
 		page_start = round_down(ms, R5_STRIPE_SECTORS);
 		n = min_t(unsigned int, rc->sectors,
@@ -2400,6 +2416,64 @@ static void raid5_work(struct work_struct *work)
 	blk_finish_plug(&plug);
 }
 
+/*
+ * The member holding array sectors [@asector, + @sectors), inside one
+ * chunk, pinned, if it holds trusted data there; *@ms: its sector.
+ */
+static struct md_rdev *r5_direct_member(struct r5conf *conf,
+					sector_t asector,
+					unsigned int sectors, u64 *ms)
+{
+	struct md_rdev *rdev;
+	int i;
+
+	r5g_map(&conf->geo, asector, &i, ms);
+	rcu_read_lock();
+	rdev = r5_rdev_rcu(conf, i);
+	if (!r5_rdev_trusted(rdev, *ms, sectors))
+		rdev = NULL;
+	else
+		atomic_inc(&rdev->nr_pending);
+	rcu_read_unlock();
+	return rdev;
+}
+
+/*
+ * A read inside one chunk, from a member that holds it: one clone, no
+ * r5req (the common random read; it saves an allocation and a put).
+ * False: the caller takes the request path.
+ */
+static bool r5_direct_read_lone(struct r5conf *conf, struct bio *bio)
+{
+	u32 chunk = conf->geo.chunk_sectors;
+	sector_t s = bio->bi_iter.bi_sector;
+	unsigned int n = bio_sectors(bio);
+	struct md_rdev *rdev;
+	struct r5clone *rc;
+	struct bio *clone;
+	u64 ms;
+
+	if (!n || (s & (chunk - 1)) + n > chunk)
+		return false;
+	rdev = r5_direct_member(conf, s, n, &ms);
+	if (!rdev)
+		return false;
+	clone = bio_alloc_clone(rdev->bdev, bio, GFP_NOIO, &conf->bs);
+	rc = container_of(clone, struct r5clone, bio);
+	rc->req = NULL;
+	rc->master = bio;
+	rc->start = md_io_start(conf->mddev, bio);
+	rc->rdev = rdev;
+	rc->asector = s;
+	rc->boff = 0;
+	rc->sectors = n;
+	INIT_LIST_HEAD(&rc->retry);
+	clone->bi_iter.bi_sector = ms + rdev->data_offset;
+	clone->bi_end_io = r5_direct_endio;
+	submit_bio_noacct(clone);
+	return true;
+}
+
 /* Read one chunk's worth of @req directly if its member holds it. */
 static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
 			   sector_t asector, unsigned int sectors,
@@ -2409,21 +2483,15 @@ static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
 	struct r5clone *rc;
 	struct bio *clone;
 	u64 ms;
-	int i;
 
-	r5g_map(&conf->geo, asector, &i, &ms);
-	rcu_read_lock();
-	rdev = r5_rdev_rcu(conf, i);
-	if (!r5_rdev_trusted(rdev, ms, sectors)) {
-		rcu_read_unlock();
+	rdev = r5_direct_member(conf, asector, sectors, &ms);
+	if (!rdev)
 		return false;
-	}
-	atomic_inc(&rdev->nr_pending);
-	rcu_read_unlock();
 
 	clone = bio_alloc_clone(rdev->bdev, req->master, GFP_NOIO, &conf->bs);
 	rc = container_of(clone, struct r5clone, bio);
 	rc->req = req;
+	rc->master = req->master;
 	rc->rdev = rdev;
 	rc->asector = asector;
 	rc->boff = boff;
@@ -2547,7 +2615,10 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 	if (write)
 		md_write_start(mddev, bio);
 	r5_enter(conf);
+	if (!write && r5_direct_read_lone(conf, bio))
+		return;
 	req = r5_req_alloc(conf, bio);
+	req->start = md_io_start(mddev, bio);
 	if (write)
 		req->tail_from = r5_stream_tail(conf, bio);
 	/*

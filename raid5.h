@@ -377,9 +377,16 @@ struct r5conf {
 	struct bio_set bs;		/* direct read clones, r5clone */
 };
 
-/* A direct read to one member; bio_set front pad. */
+/*
+ * A direct read to one member; bio_set front pad.  A read inside one
+ * chunk is served by its clone alone: req is NULL and the clone holds
+ * the array bio (master) and its md_io_start() stamp, until a failure
+ * makes worker 0 give it an r5req for the retry.
+ */
 struct r5clone {
 	struct r5req *req;
+	struct bio *master;
+	unsigned long start;
 	struct md_rdev *rdev;
 	sector_t asector;		/* array sector of its first byte */
 	unsigned int boff;		/* offset in the request's data */

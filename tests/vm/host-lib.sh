@@ -203,6 +203,8 @@ build_initrd() {
 	done
 	build_tools "$ov/harness/tools"
 	cp "$SRC"/bench/*.fio "$ov/harness/bench/" 2>/dev/null || true
+	# VM_EXTRA_BINS: more host binaries for experiments (e.g. /usr/bin/perf)
+	for f in ${VM_EXTRA_BINS:-}; do _copy_with_libs "$f" "$ov"; done
 	cp "${FORK_KO_DIR:-$KO_DIR}"/{md-mod,raid1,raid456}.ko "$ov/harness/fork/"
 	if [ -n "${SEEKDISK_KO:-}" ]; then
 		install -m 0644 "$SEEKDISK_KO" "$ov/harness/seekdisk.ko"
@@ -365,7 +367,10 @@ _boot_watch() {
 # options, split on spaces; e.g. "-icount shift=4" with VM_CPUS=1 makes
 # guest time count instructions, see BENCHMARKS.md), VM_TIMEOUT_SCALE
 # (integer factor for TIMEOUT_S, the boot bound and, in the guest runner,
-# every test's timeout: for slow debug kernels).
+# every test's timeout: for slow debug kernels), VM_EXTRA_BINS (host
+# binaries copied into the guest with their libraries, for experiments:
+# e.g. /usr/bin/perf for `perf stat -e` of tracepoints; its sampling sees
+# only idle under -icount).
 boot_vm() {
 	local tries=${VM_BOOT_TRIES:-2} n=1 rc=0
 	[[ "$tries" =~ ^[1-9][0-9]*$ ]] || die "VM_BOOT_TRIES must be a positive number"
