@@ -58,7 +58,7 @@ enum md_rdev_flag {
 	RD_WRITE_MOSTLY,	/* avoid for reads when another mirror can */
 	RD_WANT_REMOVE,		/* detach from its slot at next chance */
 	RD_READ_ERRORS_SEEN,	/* a read error was corrected on it */
-	RD_FAILFAST,		/* failfast: superblock and sysfs only */
+	RD_FAILFAST,		/* raid1: REQ_FAILFAST_DEV, failed on error */
 	RD_WRITE_ERROR,		/* a write failed on it (sysfs "write_error") */
 	RD_BITMAP_READD,	/* former member: only bitmap-dirty chunks stale */
 };
@@ -70,9 +70,15 @@ struct md_rdev {
 	struct block_device *bdev;	/* opened exclusively by the core */
 	dev_t dev;
 
-	sector_t sb_start;		/* superblock location, sectors */
+	/*
+	 * Superblock location and usable data sectors (from data_offset).
+	 * On a running array they change only in dev-XXX/size (a grown
+	 * device), under reconfig_mutex and the core's sb_mutex; sysfs
+	 * reads sectors with READ_ONCE.
+	 */
+	sector_t sb_start;
 	sector_t data_offset;		/* start of data on the member */
-	sector_t sectors;		/* usable data sectors on the member */
+	sector_t sectors;
 	struct page *sb_page;		/* superblock image, core only */
 	u64 sb_events;			/* events in its superblock */
 
@@ -100,7 +106,8 @@ struct md_rdev {
 	 * Bad-block log (md_badblocks.c): absolute member sectors, its own
 	 * seqlock.  shift < 0: no log on this member (0.90, no superblock,
 	 * a 1.x superblock without a log area); sector/size: where the log
-	 * lives on the member, set by the superblock code at load.
+	 * lives on the member, set by the superblock code at load (sector
+	 * moves with a 1.0 superblock: md_bb_move()).
 	 */
 	struct badblocks badblocks;
 };
@@ -122,12 +129,20 @@ enum md_recovery_flag {
 enum md_flag {
 	/*
 	 * More members failed than the level survives (raid4/5/6 sets it in
-	 * its error handler, as in-tree sets MD_BROKEN): the core refuses
+	 * its error handler, as in-tree sets MD_BROKEN; raid1 when it fails
+	 * its last working mirror under MDF_FAIL_LAST_DEV): the core refuses
 	 * writes, starts no recovery, array_state reads "broken" where it
 	 * would read "clean", and failing a member answers -EBUSY.  Cleared
-	 * when the array stops.
+	 * when the array starts and stops.
 	 */
 	MDF_BROKEN,
+	/*
+	 * md/fail_last_dev: raid1 may fail its last working mirror.  Set
+	 * and cleared by its store (reconfig_mutex, running array only),
+	 * tested by raid1's error handler under mddev->lock; reset with
+	 * the other flags when the array starts and stops.
+	 */
+	MDF_FAIL_LAST_DEV,
 };
 
 /* mddev.sb_flags bits: superblock writes wanted */
@@ -450,8 +465,9 @@ void md_write_end(struct mddev *mddev);
  * raid1 calls md_error() from its retry workqueue (process context) and
  * waits for nothing else there, but quiesce(1) waits for that worker: so
  * md_error() must not sleep on reconfig_mutex.  After pers->error_handler
- * the member is RD_FAULTY, unless it was raid1's last working mirror
- * (left In_sync, as in-tree): core should then fail the request (EBUSY).
+ * the member is RD_FAULTY, unless it was raid1's last working mirror and
+ * md/fail_last_dev is 0 (left In_sync, as in-tree): core should then fail
+ * the request (EBUSY).
  */
 void md_error(struct mddev *mddev, struct md_rdev *rdev);
 /*

@@ -34,8 +34,12 @@
  * the writer here snapshots the list and clears ->changed in one
  * write_seqlock section, so an entry added later sets ->changed again
  * and is written by the next round (ack_all_badblocks() does nothing
- * while ->changed is set).  bb->sector/size/shift are set at load,
- * before the member is bound, and never change after.
+ * while ->changed is set).  bb->size/shift are set at load, before the
+ * member is bound, and never change after; so is bb->sector, except
+ * that md_bb_move() moves it with a 1.0 superblock going to the end
+ * of a grown device, holding reconfig_mutex and the core's sb_mutex,
+ * one of which every reader holds (superblock write rounds, the
+ * bitmap's placement checks).
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -157,6 +161,19 @@ int md_bb_load(struct md_rdev *rdev, sector_t log_sector,
 free_page:
 	__free_page(page);
 	return ret;
+}
+
+void md_bb_move(struct md_rdev *rdev, sector_t log_sector)
+{
+	struct badblocks *bb = &rdev->badblocks;
+
+	if (bb->shift < 0)
+		return;
+	write_seqlock_irq(&bb->lock);
+	bb->sector = log_sector;
+	/* the new place holds whatever the device had there */
+	bb->changed = 1;
+	write_sequnlock_irq(&bb->lock);
 }
 
 int md_bb_write(struct md_rdev *rdev)

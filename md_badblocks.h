@@ -22,6 +22,14 @@ int md_bb_load(struct md_rdev *rdev, sector_t log_sector,
 	       unsigned int log_sectors, int shift);
 
 /*
+ * The superblock moved and the log area, placed relative to it, with
+ * it, to @log_sector: the list is stored there at the next superblock
+ * write round, before the superblock that points there.  No-op without
+ * a log.  reconfig_mutex and sb_mutex held.
+ */
+void md_bb_move(struct md_rdev *rdev, sector_t log_sector);
+
+/*
  * Superblock write round (sb_mutex held): store the list if it changed
  * since the last store.  -ENOSPC if it does not fit the area, or the
  * write error: the caller fails the member.  After the superblocks are

@@ -82,6 +82,7 @@
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/ctype.h>
 #include <linux/log2.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -89,6 +90,7 @@
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "md_core.h"
@@ -123,6 +125,11 @@ struct md_bitmap {
 	struct mutex io_mutex;		/* one round of page writes at a time */
 	u64 written_seq;		/* io_mutex; acquire/release */
 	bool no_clear;			/* md/bitmap/can_clear "false" */
+	/*
+	 * md/bitmap/max_backlog_used: raised (cmpxchg) by raid1 from any
+	 * context, reset by a store under reconfig_mutex.
+	 */
+	atomic_t behind_max;
 
 	/*
 	 * Writers cannot issue the page writes themselves: they run inside
@@ -667,6 +674,28 @@ bool md_bitmap_chunk_clean(struct md_bitmap *bm, sector_t sector,
 }
 EXPORT_SYMBOL_GPL(md_bitmap_chunk_clean);
 
+unsigned int md_bitmap_backlog(struct md_bitmap *bm)
+{
+	/*
+	 * Page 0 changes only in md_bitmap_resize(), with no array IO;
+	 * the field is stored under bm->lock, read here with one aligned
+	 * load.
+	 */
+	return le32_to_cpu(READ_ONCE(bm_sb(bm)->write_behind));
+}
+EXPORT_SYMBOL_GPL(md_bitmap_backlog);
+
+void md_bitmap_behind_seen(struct md_bitmap *bm, unsigned int n)
+{
+	int old = atomic_read(&bm->behind_max);
+
+	do {
+		if (old >= (int)n)
+			return;
+	} while (!atomic_try_cmpxchg(&bm->behind_max, &old, n));
+}
+EXPORT_SYMBOL_GPL(md_bitmap_behind_seen);
+
 /* ---- lazy clearing ------------------------------------------------- */
 
 /* All members identical wherever no write is in flight?  bm->lock held. */
@@ -1189,10 +1218,14 @@ void md_bitmap_destroy(struct mddev *mddev)
 /* Does an image of @bytes fit where the bitmap lies on every member? */
 static bool bm_fits_all(struct md_bitmap *bm, unsigned int bytes)
 {
+	sector_t space = to_core(bm->mddev)->bitmap_space;
 	struct md_rdev *rdev;
 
 	if (bm->file)
 		return true;
+	/* md/bitmap/space, if it was given */
+	if (space && DIV_ROUND_UP(bytes, 512) > space)
+		return false;
 	rdev_for_each(rdev, bm->mddev)
 		if (rdev->bdev && !test_bit(RD_FAULTY, &rdev->flags) &&
 		    !bm_fits_bytes(bm, rdev, bytes))
@@ -1336,6 +1369,150 @@ free_image:
 	return err;
 }
 
+/* ---- md/bitmap_set_bits -------------------------------------------- */
+
+/* A decimal number at *@p (at least one digit); *@p moves past it. */
+static int bm_parse_num(const char **p, unsigned long *v)
+{
+	const char *s = *p;
+	unsigned long n = 0;
+
+	if (!isdigit(*s))
+		return -EINVAL;
+	while (isdigit(*s)) {
+		if (n > (ULONG_MAX - 9) / 10)
+			return -EINVAL;
+		n = n * 10 + (*s++ - '0');
+	}
+	*p = s;
+	*v = n;
+	return 0;
+}
+
+/*
+ * The next "N" or "N-M" of @buf at *@p, blanks around it skipped: 1 and
+ * the range in @first..@last, 0 at the end, -EINVAL for anything else
+ * or a range that is reversed or runs past @chunks.
+ */
+static int bm_next_range(const char **p, unsigned long chunks,
+			 unsigned long *first, unsigned long *last)
+{
+	const char *s = skip_spaces(*p);
+
+	if (!*s)
+		return 0;
+	if (bm_parse_num(&s, first))
+		return -EINVAL;
+	*last = *first;
+	if (*s == '-') {
+		s++;
+		if (bm_parse_num(&s, last))
+			return -EINVAL;
+	}
+	if ((*s && !isspace(*s)) || *first > *last || *last >= chunks)
+		return -EINVAL;
+	*p = s;
+	return 1;
+}
+
+/* Bits set per hold of bm->lock in bm_mark_range(). */
+#define BM_MARK_BATCH	4096
+
+/* Set the bits of chunks @first..@last in the image; takes bm->lock. */
+static void bm_mark_range(struct md_bitmap *bm, unsigned long first,
+			  unsigned long last)
+{
+	unsigned long c = first, end;
+	unsigned int p, b;
+
+	for (;;) {
+		end = min(last, c + BM_MARK_BATCH - 1);
+		spin_lock_irq(&bm->lock);
+		for (; c <= end; c++) {
+			bm_bit_pos(c, &p, &b);
+			if (!test_bit_le(b, page_address(bm->pages[p]))) {
+				__set_bit_le(b, page_address(bm->pages[p]));
+				bm->dirty_chunks++;
+				__set_bit(p, bm->page_dirty);
+				bm->page_seq[p] = ++bm->dirty_seq;
+			}
+			/* idle for a whole period again before it may clear */
+			bm->cnt[c] &= BM_COUNT;
+		}
+		spin_unlock_irq(&bm->lock);
+		if (end == last)
+			return;
+		cond_resched();
+	}
+}
+
+/*
+ * md/bitmap_set_bits (md.rst): mark bitmap chunks as possibly differing
+ * between the members, so a resync visits them.  @buf holds chunk (bit)
+ * numbers, "N" or "N-M" (both ends included), decimal, separated by
+ * blanks.  The whole list is checked first: anything else, a range past
+ * the bitmap's last chunk, or an empty list is -EINVAL and nothing
+ * changes.  The bits are written to the bitmap (every member, or the
+ * file) before this returns; resync_offset moves back to the first
+ * chunk marked, so the superblocks no longer call the array clean there
+ * and the bitmap keeps every bit until a resync has been through, and a
+ * resync is asked for at once.
+ *
+ * Refused: -ENOENT without a bitmap, -EROFS on a read-only array,
+ * -EBUSY while a sync pass runs (its end would set resync_offset clean
+ * again past chunks it had already passed) or the array is degraded
+ * (no resync can run then; the recovery that ends it makes the members
+ * agree anyway).  reconfig_mutex held (md_attr_store).
+ */
+int md_bitmap_set_bits(struct mddev *mddev, const char *buf)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	unsigned long first, last, lowest = ULONG_MAX, n = 0;
+	const char *p = buf;
+	sector_t from;
+	int ret;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!bm)
+		return -ENOENT;
+	while ((ret = bm_next_range(&p, bm->chunks, &first, &last)) > 0) {
+		lowest = min(lowest, first);
+		n += last - first + 1;
+	}
+	if (ret < 0 || !n)
+		return -EINVAL;
+	if (mddev->ro)
+		return -EROFS;
+	if (test_bit(MDR_RUNNING, &mddev->recovery) ||
+	    READ_ONCE(mddev->degraded)) {
+		pr_info("md: %s: bitmap_set_bits refused while %s\n",
+			mdname(mddev),
+			READ_ONCE(mddev->degraded) ? "the array is degraded" :
+			"a sync pass runs");
+		return -EBUSY;
+	}
+
+	/*
+	 * resync_offset first: from then on the daemon clears no bit
+	 * (bm_may_clear()), and no sync pass can start before we are done
+	 * (md_check_recovery() needs reconfig_mutex, which we hold).
+	 */
+	from = (sector_t)lowest << bm->chunk_shift;
+	spin_lock_irq(&mddev->lock);
+	if (mddev->resync_offset > from)
+		mddev->resync_offset = from;
+	spin_unlock_irq(&mddev->lock);
+	p = buf;
+	while (bm_next_range(&p, bm->chunks, &first, &last) > 0)
+		bm_mark_range(bm, first, last);
+	bm_write_locked(bm);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	pr_info("md: %s: bitmap_set_bits: %lu chunk(s) marked, resync from sector %llu\n",
+		mdname(mddev), n, (unsigned long long)from);
+	return 0;
+}
+
 /* ---- md/bitmap/ ----------------------------------------------------- */
 
 /*
@@ -1438,16 +1615,19 @@ static ssize_t chunksize_show(struct mddev *mddev, char *page)
 }
 
 /*
- * The chunk size is mdadm's choice when it writes the bitmap; a bitmap
- * in use cannot change it (-EBUSY), and without one there is nothing
- * to set here (this stack does not create bitmaps itself): a valid
- * value is refused with -EBUSY, nonsense with -EINVAL.
+ * The chunk size is mdadm's choice when it writes the bitmap.  A bitmap
+ * in use cannot change it: -EBUSY for any write, before looking at the
+ * value, as in-tree.  Without one there is nothing to set here (this
+ * stack does not create bitmaps itself): nonsense is -EINVAL, a valid
+ * value -EBUSY.
  */
 static ssize_t chunksize_store(struct mddev *mddev, const char *buf,
 			       size_t len)
 {
 	u32 v;
 
+	if (mddev->bitmap)
+		return -EBUSY;
 	if (kstrtou32(buf, 10, &v) || v < 512 || !is_power_of_2(v))
 		return -EINVAL;
 	return -EBUSY;
@@ -1488,9 +1668,22 @@ static ssize_t backlog_show(struct mddev *mddev, char *page)
 	return sysfs_emit(page, "%u\n", bm_sb_u32(mddev, sb_write_behind));
 }
 
+/* Does any member carry write_mostly?  reconfig_mutex held. */
+static bool bm_write_mostly(struct mddev *mddev)
+{
+	struct md_rdev *rdev;
+
+	rdev_for_each(rdev, mddev)
+		if (test_bit(RD_WRITE_MOSTLY, &rdev->flags))
+			return true;
+	return false;
+}
+
 /*
  * Write-behind depth, 0..16383 as in-tree: recorded in the superblock
- * for in-tree md; this stack writes every mirror synchronously.
+ * for in-tree md; this stack writes every mirror synchronously.  As
+ * in-tree, only where it could apply: with no write-mostly member
+ * every value is refused (-EINVAL, with a kernel log line).
  */
 static ssize_t backlog_store(struct mddev *mddev, const char *buf,
 			     size_t len)
@@ -1502,6 +1695,11 @@ static ssize_t backlog_store(struct mddev *mddev, const char *buf,
 		return -EINVAL;
 	if (!bm)
 		return -ENOENT;
+	if (!bm_write_mostly(mddev)) {
+		pr_info_ratelimited("md: %s: bitmap/backlog refused: no member is write-mostly\n",
+				    mdname(mddev));
+		return -EINVAL;
+	}
 	bm_sb_set(mddev, &bm_sb(bm)->write_behind, v);
 	return len;
 }
@@ -1567,21 +1765,71 @@ static ssize_t can_clear_store(struct mddev *mddev, const char *buf,
 static struct md_sysfs_entry bm_can_clear =
 	__ATTR(can_clear, 0644, can_clear_show, can_clear_store);
 
-/* No write-behind here: never any backlog; any write resets (to 0). */
+/*
+ * The most raid1 writes seen behind at once (md_bitmap_behind_seen()),
+ * 0 without a bitmap.  As in-tree, writing anything resets it to 0.
+ */
 static ssize_t max_backlog_used_show(struct mddev *mddev, char *page)
 {
-	return sysfs_emit(page, "0\n");
+	struct md_bitmap *bm;
+	int v = 0;
+	int err;
+
+	err = mddev_lock(mddev);
+	if (err)
+		return err;
+	bm = mddev->bitmap;
+	if (bm)
+		v = atomic_read(&bm->behind_max);
+	mddev_unlock(mddev);
+	return sysfs_emit(page, "%d\n", v);
 }
 
 static ssize_t max_backlog_used_store(struct mddev *mddev, const char *buf,
 				      size_t len)
 {
+	if (mddev->bitmap)
+		atomic_set(&mddev->bitmap->behind_max, 0);
 	return len;
 }
 
 static struct md_sysfs_entry bm_max_backlog_used =
 	__ATTR(max_backlog_used, 0644, max_backlog_used_show,
 	       max_backlog_used_store);
+
+/*
+ * Sectors the bitmap may take, in-tree's "space": the bound written
+ * here, 0 until one is (what in-tree reads for a 1.x internal bitmap,
+ * whose room it does not record).  md_bitmap_resize() keeps the image
+ * within it, and within the room the members' layout leaves at the
+ * bitmap's offset (bm_fits_all()) either way.
+ */
+static ssize_t space_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%llu\n", (unsigned long long)
+			  READ_ONCE(to_core(mddev)->bitmap_space));
+}
+
+/*
+ * A number of sectors > 0, else -EINVAL.  With a bitmap, as in-tree,
+ * one below what its image takes now is refused with -EFBIG; nothing
+ * changes on error.
+ */
+static ssize_t space_store(struct mddev *mddev, const char *buf, size_t len)
+{
+	struct md_bitmap *bm = mddev->bitmap;
+	unsigned long n;
+
+	if (kstrtoul(buf, 10, &n) || !n)
+		return -EINVAL;
+	if (bm && n < DIV_ROUND_UP(bm->file_bytes, 512))
+		return -EFBIG;
+	WRITE_ONCE(to_core(mddev)->bitmap_space, n);
+	return len;
+}
+
+static struct md_sysfs_entry bm_space =
+	__ATTR(space, 0644, space_show, space_store);
 
 static struct attribute *md_bitmap_attrs[] = {
 	&bm_location.attr,
@@ -1591,6 +1839,7 @@ static struct attribute *md_bitmap_attrs[] = {
 	&bm_metadata.attr,
 	&bm_can_clear.attr,
 	&bm_max_backlog_used.attr,
+	&bm_space.attr,
 	NULL,
 };
 

@@ -31,7 +31,7 @@ struct md_bitmap_sb {
 	__le32 state;		/* BIT(1) stale, BIT(2) write error */
 	__le32 chunksize;	/* bytes per bit, a power of two */
 	__le32 daemon_sleep;	/* seconds between clearing passes */
-	__le32 write_behind;	/* not used here; kept as found */
+	__le32 write_behind;	/* raid1 write-behind depth (bitmap/backlog) */
 	__le32 sectors_reserved; /* room after the sb, 0 = unknown */
 	__le32 nodes;		/* clustered md: refused when not 0 */
 	u8 cluster_name[64];
@@ -105,6 +105,22 @@ void md_bitmap_write_all(struct mddev *mddev);
 void md_bitmap_flush(struct mddev *mddev);
 /* May a former member with superblock @events be rebuilt from bits? */
 bool md_bitmap_readd_ok(struct mddev *mddev, u64 events);
+/*
+ * md/bitmap_set_bits: mark the chunks listed in @buf ("N" or "N-M",
+ * blank-separated) for a resync.  reconfig_mutex held; 0 or -errno
+ * (nothing changed then).
+ */
+int md_bitmap_set_bits(struct mddev *mddev, const char *buf);
+
+/*
+ * The write-behind depth, bitmap/backlog (write_behind in the superblock):
+ * how many writes raid1 may complete before its write-mostly members
+ * have them; 0 = none.  Any context, no lock: the value read may be
+ * one a concurrent store is replacing.
+ */
+unsigned int md_bitmap_backlog(struct md_bitmap *bm);
+/* @n behind writes are in flight: bitmap/max_backlog_used. Any context. */
+void md_bitmap_behind_seen(struct md_bitmap *bm, unsigned int n);
 /* md/bitmap/ (location, chunksize, time_base, backlog, ...) */
 extern const struct attribute_group md_bitmap_group;
 /* The /proc/mdstat "bitmap: ..." line; mddev->lock held. */

@@ -1269,6 +1269,8 @@ int md_run(struct mddev *mddev)
 	struct gendisk *disk = mddev->gendisk;
 	struct md_personality *pers;
 	struct task_struct *thread;
+	/* an md/array_size written while not running: checked below */
+	sector_t ext_sectors = mddev->array_sectors;
 	bool kicked = false;
 	int err;
 
@@ -1331,6 +1333,7 @@ int md_run(struct mddev *mddev)
 	mddev->recovery &= BIT(MDR_FROZEN);
 	mddev->safe_mode_delay = msecs_to_jiffies(200) + 1;
 	mddev->array_sectors = 0;
+	WRITE_ONCE(core->max_read_errors, MD_DEFAULT_MAX_READ_ERRORS);
 	atomic_set(&mddev->sync_active, 0);
 	atomic_set(&core->sync_reqs, 0);
 	/* the last stop reopened the gate */
@@ -1352,6 +1355,16 @@ int md_run(struct mddev *mddev)
 	if (!mddev->array_sectors && pers->size)
 		mddev->array_sectors = pers->size(mddev, mddev->dev_sectors,
 						  mddev->raid_disks);
+	if (core->external_size) {
+		if (ext_sectors > mddev->array_sectors) {
+			pr_warn("md: %s: array_size %llu KiB is above the %llu KiB the array has\n",
+				mdname(mddev), (u64)ext_sectors / 2,
+				(u64)mddev->array_sectors / 2);
+			err = -EINVAL;
+			goto free_pers;
+		}
+		mddev->array_sectors = ext_sectors;
+	}
 
 	thread = kthread_run(md_thread_fn, mddev, "%s_%s", mdname(mddev),
 			     pers->name);
@@ -1376,6 +1389,7 @@ int md_run(struct mddev *mddev)
 	md_notify(mddev->sysfs_degraded);
 	md_new_event();
 	kobject_uevent(&disk_to_dev(disk)->kobj, KOBJ_CHANGE);
+	md_sync_register(mddev);
 	return 0;
 
 free_pers:
@@ -1386,6 +1400,7 @@ put_pers:
 	md_bitmap_destroy(mddev);
 put_module:
 	module_put(pers->owner);
+	mddev->array_sectors = core->external_size ? ext_sectors : 0;
 	return err;
 }
 
@@ -1439,6 +1454,9 @@ static void md_clear(struct mddev *mddev)
 	to_core(mddev)->sync_min_sectors = 0;
 	to_core(mddev)->sync_max_sectors = MD_MAX_SECTOR;
 	to_core(mddev)->safe_mode_adaptive = 0;
+	WRITE_ONCE(to_core(mddev)->external_size, false);
+	WRITE_ONCE(to_core(mddev)->last_sync_action, MD_SYNC_NONE);
+	to_core(mddev)->bitmap_space = 0;
 }
 
 /* Stop the personality; caller made sure nobody else has it open. */
@@ -1462,6 +1480,7 @@ static void md_deactivate(struct mddev *mddev)
 
 	rdev_for_each(rdev, mddev)
 		md_rdev_unlink_slot(rdev);
+	md_sync_unregister(mddev);
 	/* /proc/mdstat calls pers->status under mddev->lock */
 	spin_lock_irq(&mddev->lock);
 	WRITE_ONCE(mddev->pers, NULL);
@@ -1479,7 +1498,9 @@ static void md_deactivate(struct mddev *mddev)
 	set_capacity_and_notify(mddev->gendisk, 0);
 	set_disk_ro(mddev->gendisk, 0);
 	mddev->ro = 0;
-	mddev->array_sectors = 0;
+	/* an array_size given stays for the next start, as in-tree */
+	if (!core->external_size)
+		WRITE_ONCE(mddev->array_sectors, 0);
 	mddev->recovery = 0;
 	/* no personality: new bios fail in md_submit_bio() */
 	md_gate_open(core);
@@ -1738,8 +1759,9 @@ void md_bitmap_waited(struct mddev *mddev, u64 ns)
  */
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 {
+	struct md_core *core = to_core(mddev);
 	struct md_rdev *rdev;
-	sector_t old = mddev->dev_sectors;
+	sector_t old = mddev->dev_sectors, size;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
@@ -1781,6 +1803,14 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 			(u64)sectors);
 		return -ENOSPC;
 	}
+	/* an array_size given by hand stays, and must still fit */
+	size = mddev->pers->size(mddev, sectors, mddev->raid_disks);
+	if (core->external_size && mddev->array_sectors > size) {
+		pr_warn("md: %s: array_size %llu KiB would be above the %llu KiB of the new component size; lower array_size first\n",
+			mdname(mddev), (u64)mddev->array_sectors / 2,
+			(u64)size / 2);
+		return -EINVAL;
+	}
 	md_suspend(mddev);
 	/* room first, as in-tree; then a bit for every chunk of the size */
 	err = md_bitmap_resize(mddev, sectors);
@@ -1789,8 +1819,8 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 		return err;
 	}
 	WRITE_ONCE(mddev->dev_sectors, sectors);
-	mddev->array_sectors = mddev->pers->size(mddev, sectors,
-						 mddev->raid_disks);
+	if (!core->external_size)
+		WRITE_ONCE(mddev->array_sectors, size);
 	spin_lock_irq(&mddev->lock);
 	if (sectors > old && mddev->resync_offset > old)
 		mddev->resync_offset = old;
@@ -1801,6 +1831,77 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 		(u64)sectors / 2, (u64)old / 2);
 
 	md_resized(mddev);
+	return 0;
+}
+
+int md_set_array_size(struct mddev *mddev, bool dflt, sector_t sectors)
+{
+	struct md_core *core = to_core(mddev);
+	struct md_personality *pers = mddev->pers;
+	sector_t full;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!pers) {
+		/* RUN checks it against what the level gives then */
+		WRITE_ONCE(mddev->array_sectors, dflt ? 0 : sectors);
+		WRITE_ONCE(core->external_size, !dflt);
+		return 0;
+	}
+	if (!pers->size)
+		return -EINVAL;
+	full = pers->size(mddev, 0, 0);
+	if (dflt)
+		sectors = full;
+	else if (sectors > full)
+		return -E2BIG;
+	WRITE_ONCE(core->external_size, !dflt);
+	if (sectors == mddev->array_sectors)
+		return 0;
+	WRITE_ONCE(mddev->array_sectors, sectors);
+	set_capacity_and_notify(mddev->gendisk, sectors);
+	pr_info("md: %s: array size %llu KiB%s\n", mdname(mddev),
+		(u64)sectors / 2, dflt ? " (what the level gives)" : "");
+	md_new_event();
+	return 0;
+}
+
+/*
+ * dev-XXX/size on a running array (mdadm --grow --size writes it for
+ * every member before it changes the component size): how much of its
+ * device @rdev offers, 0 for all it has room for, see
+ * md_super_resize_rdev().  A new size, or a superblock that moved, is
+ * written to every member at once, so mdadm and the next assembly see
+ * it; a read-auto array becomes read-write for that (in-tree writes
+ * the superblock of a read-auto array too).  The array itself does not
+ * change here.
+ */
+int md_set_rdev_sectors(struct mddev *mddev, struct md_rdev *rdev,
+			sector_t sectors)
+{
+	struct md_core *core = to_core(mddev);
+	int ret;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (!mddev->pers)
+		return -ENXIO;
+	if (!mddev->pers->resize_in_place)
+		return -EINVAL;
+	/* its superblock is no longer written */
+	if (test_bit(RD_FAULTY, &rdev->flags))
+		return -EBUSY;
+	/* read-auto may turn read-write under us (a write): ro is re-read */
+	if (READ_ONCE(mddev->ro) == 1)
+		return -EROFS;
+	/* superblock writes read sb_start and the log's place */
+	mutex_lock(&core->sb_mutex);
+	ret = md_super_resize_rdev(mddev, rdev, sectors);
+	mutex_unlock(&core->sb_mutex);
+	if (ret <= 0)
+		return ret;
+	if (READ_ONCE(mddev->ro) == 2)
+		md_restart_rw(mddev);
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_update_sb(mddev);
 	return 0;
 }
 
@@ -1850,6 +1951,7 @@ static const struct block_device_operations md_fops = {
 	.open		= md_bdops_open,
 	.release	= md_bdops_release,
 	.ioctl		= md_bdops_ioctl,
+	.set_read_only	= md_set_read_only,
 #ifdef CONFIG_COMPAT
 	.compat_ioctl	= md_bdops_compat_ioctl,
 #endif
@@ -1893,7 +1995,10 @@ static void md_init_mddev(struct md_core *core, int unit)
 	init_waitqueue_head(&core->suspend_wq);
 	core->hold = true;
 	core->sync_max_sectors = MD_MAX_SECTOR;
+	core->max_read_errors = MD_DEFAULT_MAX_READ_ERRORS;
 	INIT_WORK(&core->del_work, md_delete_work);
+	INIT_LIST_HEAD(&core->turn_node);
+	INIT_LIST_HEAD(&core->running_node);
 	atomic64_set(&core->sync_done, 0);
 	atomic_set(&core->sync_reqs, 0);
 	atomic_set(&core->sync_seq, 0);

@@ -86,6 +86,24 @@ struct md_core {
 	 * its end) is final; kthread_stop() orders both before the reaper.
 	 */
 	bool sync_ended, sync_pass_done;
+	/*
+	 * Turns (md_sync.c): turn_node is on md_turn_holders or
+	 * md_turn_waiters, under md_turn_lock; sync_delayed, set by the sync
+	 * thread while it waits, is read locklessly for /proc/mdstat and
+	 * sync_completed.
+	 */
+	struct list_head turn_node;
+	bool sync_delayed;
+	/*
+	 * Neighbours (md_sync.c): running_node is on md_running while the
+	 * array runs (RCU; md_running_lock); nb is the sync thread's own.
+	 */
+	struct list_head running_node;
+	struct md_neighbours {
+		unsigned long gen, at;	/* md_running_gen, jiffies found */
+		int n;
+		struct mddev *m[8];
+	} nb;
 
 	/*
 	 * safe_mode_adaptive: sysfs knob, 0 or 1; WRITE_ONCE() by its store,
@@ -119,10 +137,50 @@ struct md_core {
 	 * sysfs knobs kept for mdadm; written under reconfig_mutex, and only
 	 * while no sync thread runs (sync_min: its store refuses then; the
 	 * reaper records an interrupted check/repair's position in it).
-	 * sync_min is where a check/repair starts; sync_max is not honoured.
+	 * sync_min is where a check/repair starts, sync_max where a pass
+	 * pauses; sync_force_parallel exempts the array from turns (READ_ONCE
+	 * under md_turn_lock).
 	 */
 	int sync_force_parallel;
 	sector_t sync_min_sectors, sync_max_sectors;
+
+	/*
+	 * md/array_size was given a number: array_sectors is that size and
+	 * not what the personality's size() gives, until "default" is
+	 * written or the array description is cleared; a component size
+	 * change keeps it (and is refused below it).  reconfig_mutex;
+	 * array_size_show() reads it with READ_ONCE().
+	 */
+	bool external_size;
+
+	/*
+	 * md/last_sync_action: enum md_sync_kind of the last sync pass
+	 * started (MD_SYNC_NONE until one is), WRITE_ONCE() by the sync
+	 * thread as it starts, READ_ONCE() by the show; reset when the
+	 * array description is cleared.
+	 */
+	int last_sync_action;
+
+	/*
+	 * md/max_read_errors: corrected read errors a member may have
+	 * (default MD_DEFAULT_MAX_READ_ERRORS, set again at every start).
+	 * Written by its store (reconfig_mutex) with WRITE_ONCE(), read with
+	 * READ_ONCE().  Nothing in this stack consults it yet: raid1 counts
+	 * corrected reads in rdev->read_errors and fails a member when a
+	 * rewrite fails (at once with failfast), never on that count, as
+	 * in-tree 6.1's raid1 does.
+	 */
+	unsigned int max_read_errors;
+
+	/*
+	 * md/bitmap/space: sectors an internal bitmap may take from its
+	 * offset on, as written (0: not given; the members' layout alone
+	 * bounds it).  md_bitmap_resize() keeps the image within it.
+	 * Written by its store under reconfig_mutex with WRITE_ONCE()
+	 * (with a bitmap, never below the image), which md_bitmap_resize()
+	 * also holds; its show reads it with READ_ONCE().
+	 */
+	sector_t bitmap_space;
 
 	/*
 	 * The device is kept until its array is stopped (hold cleared under
@@ -132,6 +190,18 @@ struct md_core {
 	bool hold;
 	struct work_struct del_work;
 };
+
+/* md/last_sync_action values (struct md_core.last_sync_action) */
+enum md_sync_kind {
+	MD_SYNC_NONE,
+	MD_SYNC_RESYNC,
+	MD_SYNC_RECOVERY,
+	MD_SYNC_CHECK,
+	MD_SYNC_REPAIR,
+};
+
+/* in-tree's default for md/max_read_errors */
+#define MD_DEFAULT_MAX_READ_ERRORS	20
 
 struct md_core_rdev {
 	struct md_rdev rdev;
@@ -154,6 +224,16 @@ static inline struct md_core *to_core(struct mddev *mddev)
 static inline struct md_core_rdev *to_core_rdev(struct md_rdev *rdev)
 {
 	return container_of(rdev, struct md_core_rdev, rdev);
+}
+
+/* A sync pass of this kind starts (md/last_sync_action); sync thread. */
+static inline void md_note_sync_start(struct mddev *mddev, bool resync,
+				      bool requested, bool check)
+{
+	int kind = !resync ? MD_SYNC_RECOVERY : !requested ? MD_SYNC_RESYNC :
+		   check ? MD_SYNC_CHECK : MD_SYNC_REPAIR;
+
+	WRITE_ONCE(to_core(mddev)->last_sync_action, kind);
 }
 
 static inline void md_notify(struct kernfs_node *kn)
@@ -206,6 +286,15 @@ int md_change_bitmap_file(struct mddev *mddev, struct file *file);
 /* A writer waited @ns for bitmap bits to reach the disk (md/stats/). */
 void md_bitmap_waited(struct mddev *mddev, u64 ns);
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors);
+/*
+ * md/array_size: @dflt, the size the level gives (and forget a size
+ * written before), or @sectors, which must not be above it (-E2BIG).
+ * On a running array the capacity follows at once; on one that is not
+ * running the size is checked and used at RUN.  reconfig_mutex held.
+ */
+int md_set_array_size(struct mddev *mddev, bool dflt, sector_t sectors);
+int md_set_rdev_sectors(struct mddev *mddev, struct md_rdev *rdev,
+			sector_t sectors);
 int md_mark_clean(struct mddev *mddev);
 struct md_rdev *md_find_rdev(struct mddev *mddev, dev_t dev);
 int md_add_new_disk(struct mddev *mddev, dev_t dev,
@@ -218,6 +307,7 @@ void md_rdev_link_slot(struct md_rdev *rdev);
 void md_rdev_unlink_slot(struct md_rdev *rdev);
 const char *md_level_name(int level);
 /* md_ioctl(), md_compat_ioctl(): see md_compat.h's block device methods */
+int md_set_read_only(struct block_device *bdev, bool ro);
 int md_level_from_name(const char *name, int *level);
 /* Foreground IO for the throttle: cumulative completions, in flight now. */
 void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight);
@@ -233,6 +323,9 @@ int md_parse_msec(const char *buf, unsigned int *msec);
 void md_check_recovery(struct mddev *mddev);
 void md_stop_sync(struct mddev *mddev);
 void md_reap_sync(struct mddev *mddev);
+void md_sync_turns_changed(void);
+void md_sync_register(struct mddev *mddev);
+void md_sync_unregister(struct mddev *mddev);
 int md_sync_status(struct seq_file *seq, struct mddev *mddev);
 unsigned int md_sync_speed(struct mddev *mddev);
 int md_speed_min(struct mddev *mddev);

@@ -483,6 +483,37 @@ int md_ioctl(struct block_device *bdev, unsigned int cmd, unsigned long arg)
 	return err;
 }
 
+/*
+ * BLKROSET (blockdev --setro / --setrw).  The block layer records the
+ * flag on the device it was issued to; clearing it on a read-only array
+ * also makes the array read-auto, as in-tree, so the first write makes
+ * it read-write.  Setting it changes nothing of the array.
+ */
+int md_set_read_only(struct block_device *bdev, bool ro)
+{
+	struct mddev *mddev = bdev->bd_disk->private_data;
+	int err;
+
+	err = mddev_lock(mddev);
+	if (err)
+		return err;
+	if (!mddev->pers && !mddev->raid_disks) {
+		err = -ENODEV;
+		goto unlock;
+	}
+	if (!ro && mddev->pers && mddev->ro == 1) {
+		spin_lock_irq(&mddev->lock);
+		mddev->ro = 2;
+		spin_unlock_irq(&mddev->lock);
+		set_disk_ro(mddev->gendisk, 0);
+		md_notify(mddev->sysfs_state);
+		md_new_event();
+	}
+unlock:
+	mddev_unlock(mddev);
+	return err;
+}
+
 #ifdef CONFIG_COMPAT
 int md_compat_ioctl(struct block_device *bdev, unsigned int cmd,
 		    unsigned long arg)

@@ -34,6 +34,16 @@
  * after the rebuilt data below it.  A crash between members leaves
  * some one event behind, which assembly tolerates (the freshest one's
  * roles decide).
+ *
+ * Growth.  A member's device may grow under a running array (a cloud
+ * disk resized, a dm table reloaded); dev-XXX/size then lets its data
+ * use the new room (md_super_resize_rdev(), the format's resize_room)
+ * and the next write round records it: data_size for 1.x, and for 1.0
+ * (0.90 likewise) a superblock at the new end, super_offset with it.
+ * The superblock left at the old place is inside the data area from
+ * then on and is never looked at again: a superblock is only searched
+ * for where the format puts it for the device's current size.  Only a
+ * later change of md/component_size makes the array use the room.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -268,6 +278,13 @@ static int sb1_load_bblog(struct md_rdev *rdev, struct mdp_superblock_1 *sb,
 			  sb->bblog_shift : -1);
 }
 
+/* Where 1.0 keeps its superblock: 8-12 KiB before the end, 4 KiB aligned. */
+static sector_t sb1_end_start(sector_t dev_sectors)
+{
+	return (dev_sectors - 2 * SB_IO_SECTORS) &
+	       ~(sector_t)(SB_IO_SECTORS - 1);
+}
+
 static int sb1_load(struct md_rdev *rdev, int minor_version)
 {
 	sector_t dev_sectors = bdev_nr_sectors(rdev->bdev);
@@ -282,8 +299,7 @@ static int sb1_load(struct md_rdev *rdev, int minor_version)
 				rdev->bdev);
 			return -EINVAL;
 		}
-		sb_start = (dev_sectors - 2 * SB_IO_SECTORS) &
-			   ~(sector_t)(SB_IO_SECTORS - 1);
+		sb_start = sb1_end_start(dev_sectors);
 		break;
 	case 1:
 		sb_start = 0;
@@ -638,6 +654,52 @@ static void sb1_fill(struct mddev *mddev, struct md_rdev *rdev,
 	sb->sb_csum = sb_checksum(sb);
 }
 
+/* Lower *@end to @start if an area at @start lies in the data's way. */
+static void sb1_clamp_end(struct md_rdev *rdev, s64 start, sector_t *end)
+{
+	if (start >= (s64)rdev->data_offset && start < (s64)*end)
+		*end = start;
+}
+
+/*
+ * 1.1 and 1.2 keep the superblock (and mdadm the bad-block log and the
+ * bitmap) before the data, which may then reach the end of the device.
+ * 1.0 keeps it at the end: it moves to the new end, and whatever lies
+ * between the data and it (the log, mdadm's bitmap reserve) moves with
+ * it, the gap kept as recorded.  A log or bitmap found in the data's
+ * way at its new place (never where mdadm puts them) bounds the data.
+ */
+static int sb1_resize_room(struct mddev *mddev, struct md_rdev *rdev,
+			   sector_t *sb_start, sector_t *room)
+{
+	struct mdp_superblock_1 *sb = rdev_sb(rdev);
+	sector_t dev_sectors = bdev_nr_sectors(rdev->bdev);
+	sector_t data_end = rdev->data_offset + rdev->sectors;
+	sector_t new_sb = rdev->sb_start, end = dev_sectors;
+	s32 bblog = (s32)le32_to_cpu(sb->bblog_offset);
+
+	if (rdev->sb_start > rdev->data_offset) {
+		if (dev_sectors < 3 * SB_IO_SECTORS)
+			return -ENOSPC;
+		new_sb = sb1_end_start(dev_sectors);
+		if (new_sb != rdev->sb_start && md_internal_bitmap(mddev)) {
+			pr_warn("md: %s: %pg: the 1.0 superblock cannot move with an internal bitmap\n",
+				mdname(mddev), rdev->bdev);
+			return -EBUSY;
+		}
+		end = data_end + new_sb >= rdev->sb_start ?
+		      data_end + new_sb - rdev->sb_start : 0;
+	}
+	if (bblog && le16_to_cpu(sb->bblog_size))
+		sb1_clamp_end(rdev, (s64)new_sb + bblog, &end);
+	if (md_internal_bitmap(mddev))
+		sb1_clamp_end(rdev, (s64)new_sb + mddev->bitmap_offset, &end);
+
+	*sb_start = new_sb;
+	*room = end > rdev->data_offset ? end - rdev->data_offset : 0;
+	return 0;
+}
+
 const struct md_super_ops md_super_1_ops = {
 	.name		= "1.x",
 	.load		= sb1_load,
@@ -646,6 +708,7 @@ const struct md_super_ops md_super_1_ops = {
 	.import_rdev	= sb1_import_rdev,
 	.fill		= sb1_fill,
 	.io_bytes	= sb1_io_bytes,
+	.resize_room	= sb1_resize_room,
 };
 
 /* ---------------------------------------------------------------- */
@@ -738,6 +801,55 @@ void md_super_fill(struct mddev *mddev, struct md_rdev *rdev)
 		return;
 	sb_snapshot(mddev, &st, false);
 	ops->fill(mddev, rdev, &st);
+}
+
+int md_super_resize_rdev(struct mddev *mddev, struct md_rdev *rdev,
+			 sector_t sectors)
+{
+	const struct md_super_ops *ops = mddev_sb_ops(mddev);
+	sector_t sb_start, room, dev_sectors;
+	int err;
+
+	if (ops) {
+		if (!rdev->sb_page)
+			return -EINVAL;
+		err = ops->resize_room(mddev, rdev, &sb_start, &room);
+		if (err)
+			return err;
+	} else {
+		/* no superblock: all of the device after data_offset is data */
+		dev_sectors = bdev_nr_sectors(rdev->bdev);
+		sb_start = dev_sectors;
+		room = dev_sectors > rdev->data_offset ?
+		       dev_sectors - rdev->data_offset : 0;
+	}
+	if (!sectors)
+		sectors = room;
+	if (sectors > room) {
+		pr_warn("md: %s: %pg has room for %llu KiB of data, not %llu\n",
+			mdname(mddev), rdev->bdev, (u64)room / 2,
+			(u64)sectors / 2);
+		return -ENOSPC;
+	}
+	if (sectors < mddev->dev_sectors) {
+		pr_warn("md: %s: %pg: %llu KiB is less than the array uses (%llu)\n",
+			mdname(mddev), rdev->bdev, (u64)sectors / 2,
+			(u64)mddev->dev_sectors / 2);
+		return -EBUSY;
+	}
+	if (sectors == rdev->sectors && sb_start == rdev->sb_start)
+		return 0;
+	if (sb_start != rdev->sb_start) {
+		/* the log lies at a fixed distance from the superblock */
+		md_bb_move(rdev, rdev->badblocks.sector + sb_start -
+			   rdev->sb_start);
+		rdev->sb_start = sb_start;
+	}
+	pr_info("md: %s: %pg offers %llu KiB of data (was %llu)\n",
+		mdname(mddev), rdev->bdev, (u64)sectors / 2,
+		(u64)rdev->sectors / 2);
+	WRITE_ONCE(rdev->sectors, sectors);
+	return 1;
 }
 
 /* Members that get a superblock: every live one, spares included. */

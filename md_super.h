@@ -74,6 +74,23 @@ int md_super_pick_desc_nr(struct mddev *mddev, struct md_rdev *rdev);
 void md_super_fill(struct mddev *mddev, struct md_rdev *rdev);
 
 /*
+ * dev-XXX/size on a running array: let @rdev's data use @sectors of its
+ * device (0: all there is room for), typically after the device grew
+ * under the array.  The room is what the device offers now after
+ * data_offset, less what the format keeps beside the data; a 1.0 or
+ * 0.90 superblock (and a 1.0 bad-block log) moves to the new end of
+ * the device.  -ENOSPC for more than the room, -EBUSY for less than the
+ * array's dev_sectors or a superblock that cannot move (internal
+ * bitmap), -EINVAL for a member without a superblock image.  On success
+ * sets rdev->sectors (and sb_start) in memory and returns 1, or 0 if
+ * nothing changed; the caller writes the superblocks (data_size and
+ * super_offset come from these fields).  Caller holds reconfig_mutex
+ * and the core's sb_mutex (sb_start and the log's place change).
+ */
+int md_super_resize_rdev(struct mddev *mddev, struct md_rdev *rdev,
+			 sector_t sectors);
+
+/*
  * The superblock update (in-tree's md_update_sb): clears
  * MD_SB_CHANGE_DEVS/CLEAN, increments mddev->events (always, clean and
  * dirty changes too) and utime, snapshots in_sync and resync_offset under

@@ -48,6 +48,12 @@
  * left no earlier than the bitmap's last clearing is re-added for the
  * chunks dirtied since (RD_BITMAP_READD), as in-tree.
  *
+ * Growth.  When the member's device grows under a running array,
+ * dev-XXX/size moves the superblock to the reserved block at the new
+ * end (written by the next round) and the member offers the data area
+ * up to it; 0.90 records no per-member size, only the array's.  Not
+ * with an internal bitmap, which would have to move too (as in-tree).
+ *
  * Refused at load, with a message: wrong magic or version (0.91 is a
  * reshape in progress), bad checksum, the clustered state bit,
  * raid_disks or this_disk.number out of the table.
@@ -478,6 +484,31 @@ static void sb090_fill(struct mddev *mddev, struct md_rdev *rdev,
 	sb->sb_csum = sb090_checksum(sb);
 }
 
+/*
+ * The superblock goes to the reserved block at the device's new end;
+ * the data may use everything before it, up to what the 32-bit size
+ * field can describe.  The internal bitmap lives right after the
+ * superblock and would have to move with it: refused, as in-tree.
+ */
+static int sb090_resize_room(struct mddev *mddev, struct md_rdev *rdev,
+			     sector_t *sb_start, sector_t *room)
+{
+	sector_t dev_sectors = bdev_nr_sectors(rdev->bdev);
+	sector_t new_sb;
+
+	if (dev_sectors < 2 * MD_RESERVED_SECTORS)
+		return -ENOSPC;
+	new_sb = MD_NEW_SIZE_SECTORS(dev_sectors);
+	if (new_sb != rdev->sb_start && md_internal_bitmap(mddev)) {
+		pr_warn("md: %s: %pg: the 0.90 superblock cannot move with an internal bitmap\n",
+			mdname(mddev), rdev->bdev);
+		return -EBUSY;
+	}
+	*sb_start = new_sb;
+	*room = min(new_sb, SB090_MAX_SECTORS);
+	return 0;
+}
+
 static unsigned int sb090_io_bytes(struct md_rdev *rdev)
 {
 	return MD_SB_BYTES;
@@ -491,4 +522,5 @@ const struct md_super_ops md_super_090_ops = {
 	.import_rdev	= sb090_import_rdev,
 	.fill		= sb090_fill,
 	.io_bytes	= sb090_io_bytes,
+	.resize_room	= sb090_resize_room,
 };

@@ -41,6 +41,19 @@ struct md_super_ops {
 		     const struct md_sb_state *st);
 	/* Bytes to write at rdev->sb_start, at most one page. */
 	unsigned int (*io_bytes)(struct md_rdev *rdev);
+	/*
+	 * @rdev's device may have changed size since load (a disk grown
+	 * under a running array): where its superblock belongs on the
+	 * device as it is now (*sb_start; it moves only in formats that keep
+	 * it at the end) and how many sectors from data_offset the data
+	 * may then use (*room), clear of the superblock and of what the
+	 * format keeps beside it.  -EBUSY if the superblock would have to
+	 * move but cannot (an internal bitmap is placed relative to it),
+	 * -ENOSPC if the device is too small for a superblock.  Changes
+	 * nothing; md_super_resize_rdev() applies the result.
+	 */
+	int (*resize_room)(struct mddev *mddev, struct md_rdev *rdev,
+			   sector_t *sb_start, sector_t *room);
 };
 
 extern const struct md_super_ops md_super_1_ops;

@@ -17,6 +17,28 @@
  *
  * Sync accounting contract: every sync_request() that returns n > 0
  * without *skipped is followed by exactly one md_done_sync(n).
+ *
+ * Turns.  Arrays whose members share a disk (two partitions of one disk
+ * count) pass one at a time, as in-tree md does: side by side they would
+ * only make the disk seek between them.  A sync thread takes a turn
+ * before its pass and gives it back when the pass ends; checking for a
+ * conflicting holder and becoming one happen under md_turn_lock, so of
+ * two conflicting arrays exactly one holds a turn, and a waiter holds
+ * nothing another waits for: no cycle.  An array with sync_force_parallel
+ * set takes its turn whoever holds one (it still holds one, so others
+ * wait for it, as in-tree).  A waiting array is DELAYED in /proc/mdstat and
+ * sync_completed.
+ *
+ * Neighbours.  For the throttle a disk is one: foreground IO of another
+ * array on a disk this array's members use (a neighbour) makes the disk
+ * as busy as this array's own, so a pass counts it too.  Every running
+ * array is on md_running (RCU); md_running_gen changes with the list,
+ * and a removal waits for a grace period.  The sync thread keeps the
+ * neighbours it found with the generation it found them at, and uses
+ * them only inside an RCU read section that still sees that generation:
+ * a removal after the lookup changed it, and one that did not yet has
+ * to wait for that section.  Members move rarely; the lookup is redone
+ * every second anyway.
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -74,6 +96,116 @@ static bool md_sync_stopping(struct mddev *mddev)
 	return test_bit(MDR_INTR, &mddev->recovery) || kthread_should_stop();
 }
 
+/*
+ * md_turn_lock protects both lists (md_core.turn_node is on one of them
+ * while the array's sync thread holds or waits for a turn) and
+ * md_turn_seq's increments.  A core on either list has a sync thread,
+ * which the reaper stops before the array can go away.
+ */
+static DEFINE_MUTEX(md_turn_lock);
+static LIST_HEAD(md_turn_holders);
+static LIST_HEAD(md_turn_waiters);
+static unsigned long md_turn_seq;	/* bumped when a wait may be over */
+
+/* A working member of @a and one of @b are on the same disk. */
+static bool md_share_disk(struct mddev *a, struct mddev *b)
+{
+	struct md_rdev *ra, *rb;
+	bool shared = false;
+
+	rcu_read_lock();
+	rdev_for_each_rcu(ra, a) {
+		if (ra->raid_disk < 0 || test_bit(RD_FAULTY, &ra->flags))
+			continue;
+		rdev_for_each_rcu(rb, b) {
+			if (rb->raid_disk < 0 || test_bit(RD_FAULTY, &rb->flags))
+				continue;
+			if (ra->bdev->bd_disk == rb->bdev->bd_disk) {
+				shared = true;
+				goto out;
+			}
+		}
+	}
+out:
+	rcu_read_unlock();
+	return shared;
+}
+
+/* The holder whose turn @mddev must wait for, or NULL. */
+static struct mddev *md_turn_conflict(struct mddev *mddev)
+{
+	struct md_core *h;
+
+	lockdep_assert_held(&md_turn_lock);
+	if (READ_ONCE(to_core(mddev)->sync_force_parallel))
+		return NULL;
+	list_for_each_entry(h, &md_turn_holders, turn_node)
+		if (md_share_disk(mddev, &h->mddev))
+			return &h->mddev;
+	return NULL;
+}
+
+/* Wake every waiter to look again (a turn ended, a knob changed). */
+void md_sync_turns_changed(void)
+{
+	struct md_core *w;
+
+	mutex_lock(&md_turn_lock);
+	md_turn_seq++;
+	list_for_each_entry(w, &md_turn_waiters, turn_node)
+		wake_up(&w->mddev.sync_wait);
+	mutex_unlock(&md_turn_lock);
+}
+
+/* Wait for this array's turn; false if the pass is stopped meanwhile. */
+static bool md_sync_take_turn(struct mddev *mddev, const char *what)
+{
+	struct md_core *core = to_core(mddev);
+	struct mddev *other;
+	bool said = false, got;
+	unsigned long seq;
+
+	mutex_lock(&md_turn_lock);
+	for (;;) {
+		other = md_turn_conflict(mddev);
+		if (!other || md_sync_stopping(mddev))
+			break;
+		if (!said) {
+			pr_info("md: %s: %s waits until %s has synced (they share a disk)\n",
+				mdname(mddev), what, mdname(other));
+			list_add_tail(&core->turn_node, &md_turn_waiters);
+			WRITE_ONCE(core->sync_delayed, true);
+			md_notify(core->sysfs_completed);
+			said = true;
+		}
+		seq = md_turn_seq;
+		mutex_unlock(&md_turn_lock);
+		/* woken by md_sync_turns_changed() and by whoever stops us */
+		wait_event_idle(mddev->sync_wait,
+				READ_ONCE(md_turn_seq) != seq ||
+				md_sync_stopping(mddev));
+		mutex_lock(&md_turn_lock);
+	}
+	if (said)
+		list_del_init(&core->turn_node);
+	got = !md_sync_stopping(mddev);
+	if (got)
+		list_add_tail(&core->turn_node, &md_turn_holders);
+	WRITE_ONCE(core->sync_delayed, false);
+	mutex_unlock(&md_turn_lock);
+	if (said)
+		md_notify(core->sysfs_completed);
+	return got;
+}
+
+static void md_sync_give_turn(struct mddev *mddev)
+{
+	mutex_lock(&md_turn_lock);
+	list_del_init(&to_core(mddev)->turn_node);
+	mutex_unlock(&md_turn_lock);
+	md_sync_turns_changed();
+}
+
 static bool md_rdev_rebuilding(struct md_rdev *rdev)
 {
 	return rdev->raid_disk >= 0 && !test_bit(RD_IN_SYNC, &rdev->flags) &&
@@ -104,12 +236,89 @@ static void md_set_recovery_offset(struct mddev *mddev, sector_t pos)
 	rcu_read_unlock();
 }
 
+/* md_running_lock: changes of md_running (RCU) and md_running_gen */
+static DEFINE_MUTEX(md_running_lock);
+static LIST_HEAD(md_running);
+static unsigned long md_running_gen;
+
+static void md_running_changed(void)
+{
+	lockdep_assert_held(&md_running_lock);
+	/* readers check it under rcu_read_lock(); see "Neighbours" */
+	WRITE_ONCE(md_running_gen, md_running_gen + 1);
+}
+
+/* md_run() succeeded: this array's foreground counts for its neighbours */
+void md_sync_register(struct mddev *mddev)
+{
+	mutex_lock(&md_running_lock);
+	list_add_tail_rcu(&to_core(mddev)->running_node, &md_running);
+	md_running_changed();
+	mutex_unlock(&md_running_lock);
+}
+
+/* The array stops: no pass may look at it once this returns. */
+void md_sync_unregister(struct mddev *mddev)
+{
+	struct md_core *core = to_core(mddev);
+
+	if (list_empty(&core->running_node))
+		return;
+	mutex_lock(&md_running_lock);
+	list_del_rcu(&core->running_node);
+	md_running_changed();
+	mutex_unlock(&md_running_lock);
+	synchronize_rcu();
+	INIT_LIST_HEAD(&core->running_node);
+}
+
+/* Find this array's neighbours, at generation @gen.  rcu_read_lock held. */
+static void md_neighbours_find(struct mddev *mddev, unsigned long gen)
+{
+	struct md_core *core = to_core(mddev), *c;
+	struct md_neighbours *nb = &core->nb;
+
+	nb->n = 0;
+	list_for_each_entry_rcu(c, &md_running, running_node) {
+		if (c == core || !md_share_disk(mddev, &c->mddev))
+			continue;
+		nb->m[nb->n++] = &c->mddev;
+		if (nb->n == ARRAY_SIZE(nb->m))
+			break;
+	}
+	nb->gen = gen;
+	nb->at = jiffies;
+}
+
+/* The neighbours' foreground IO, added to this array's in @s. */
+static void md_neighbours_sample(struct mddev *mddev, struct rt_sample *s)
+{
+	struct md_neighbours *nb = &to_core(mddev)->nb;
+	unsigned long gen;
+	u64 completed;
+	u32 inflight;
+	int i;
+
+	rcu_read_lock();
+	gen = READ_ONCE(md_running_gen);
+	if (gen != nb->gen || time_after(jiffies, nb->at + HZ))
+		md_neighbours_find(mddev, gen);
+	for (i = 0; i < nb->n; i++) {
+		md_fg_sample(nb->m[i], &completed, &inflight);
+		s->fg_completed += completed;
+		s->fg_inflight = min_t(u64, (u64)s->fg_inflight + inflight,
+				       U32_MAX);
+	}
+	rcu_read_unlock();
+}
+
 static void md_sample(struct mddev *mddev, struct rt_sample *s)
 {
 	struct md_core *core = to_core(mddev);
 
 	s->now_ns = ktime_get_ns();
 	md_fg_sample(mddev, &s->fg_completed, &s->fg_inflight);
+	md_neighbours_sample(mddev, s);
 	s->sync_done_sectors = atomic64_read(&core->sync_done);
 	s->sync_inflight = max(atomic_read(&core->sync_reqs), 0);
 	/*
@@ -277,7 +486,7 @@ static int md_sync_thread_fn(void *arg)
 	unsigned long last_checkpoint;
 	const char *what;
 	struct rt_sample s;
-	bool skipped, done;
+	bool skipped, done, turn;
 	u32 req_max;
 
 	/* sync_min cannot change while MDR_RUNNING (its store refuses) */
@@ -290,12 +499,14 @@ static int md_sync_thread_fn(void *arg)
 	start = min(start, max);
 	what = check ? "data-check" : !resync ? "recovery" :
 	       requested ? "requested-resync" : "resync";
+	md_note_sync_start(mddev, resync, requested, check);
 
 	WRITE_ONCE(core->sync_error, false);
 	WRITE_ONCE(mddev->curr_resync, start);
 	WRITE_ONCE(mddev->curr_resync_completed, start);
 	if (requested)
 		atomic64_set(&mddev->resync_mismatches, 0);
+	turn = md_sync_take_turn(mddev, what);
 	md_sync_mark(core, true);
 	md_sample(mddev, &s);
 	rt_init(&mddev->throttle, &s);
@@ -304,7 +515,8 @@ static int md_sync_thread_fn(void *arg)
 
 	j = start;
 	last_checkpoint = jiffies;
-	while (j < max && md_sync_below_max(mddev, j, resync, requested) &&
+	while (turn && j < max &&
+	       md_sync_below_max(mddev, j, resync, requested) &&
 	       md_sync_pace(mddev, &req_max)) {
 		/* a shorter request: at least a page */
 		end = req_max ?
@@ -339,6 +551,8 @@ static int md_sync_thread_fn(void *arg)
 	md_sync_wait_idle(mddev);
 	if (pers->close_sync)
 		pers->close_sync(mddev);
+	if (turn)
+		md_sync_give_turn(mddev);
 
 	done = j >= max && !READ_ONCE(core->sync_error);
 	WRITE_ONCE(core->sync_pass_done, done);
@@ -567,6 +781,10 @@ int md_sync_status(struct seq_file *seq, struct mddev *mddev)
 			return 1;
 		}
 		return 0;
+	}
+	if (READ_ONCE(core->sync_delayed)) {
+		seq_puts(seq, "\tresync=DELAYED");
+		return 1;
 	}
 	max = core->sync_max ? core->sync_max : mddev->dev_sectors;
 	pos = min(md_sync_position(mddev), max);

@@ -238,7 +238,7 @@ static ssize_t sync_force_parallel_show(struct mddev *mddev, char *page)
 			  READ_ONCE(to_core(mddev)->sync_force_parallel));
 }
 
-/* Arrays never share members here, so syncs always run in parallel. */
+/* 1: this array's passes do not wait for arrays sharing a disk (md_sync.c) */
 static ssize_t sync_force_parallel_store(struct mddev *mddev,
 					 const char *buf, size_t len)
 {
@@ -247,6 +247,8 @@ static ssize_t sync_force_parallel_store(struct mddev *mddev,
 	if (kstrtouint(buf, 10, &n) || n > 1)
 		return -EINVAL;
 	WRITE_ONCE(to_core(mddev)->sync_force_parallel, n);
+	/* a pass waiting for its turn may go now */
+	md_sync_turns_changed();
 	return len;
 }
 MD_ATTR_RW(sync_force_parallel, sync_force_parallel);
@@ -319,12 +321,28 @@ static ssize_t sync_max_store(struct mddev *mddev, const char *buf,
 }
 MD_ATTR_RW(sync_max, sync_max);
 
+/* "default" unless a size was written, as in-tree */
 static ssize_t array_size_show(struct mddev *mddev, char *page)
 {
+	if (!READ_ONCE(to_core(mddev)->external_size))
+		return sysfs_emit(page, "default\n");
 	return sysfs_emit(page, "%llu\n",
 			  (unsigned long long)READ_ONCE(mddev->array_sectors) / 2);
 }
-MD_ATTR_RO(array_size, array_size);
+
+static ssize_t array_size_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	unsigned long long kib = 0;
+	bool dflt = sysfs_streq(buf, "default");
+	int err;
+
+	if (!dflt && (kstrtoull(buf, 10, &kib) || kib > (MD_MAX_SECTOR >> 2)))
+		return -EINVAL;
+	err = md_set_array_size(mddev, dflt, kib * 2);
+	return err ? err : len;
+}
+MD_ATTR_RW(array_size, array_size);
 
 static ssize_t resync_start_show(struct mddev *mddev, char *page)
 {
@@ -569,6 +587,9 @@ static ssize_t sync_completed_show(struct mddev *mddev, char *page)
 
 	if (!test_bit(MDR_RUNNING, &mddev->recovery))
 		return sysfs_emit(page, "none\n");
+	/* waiting for an array that shares a disk to finish its pass */
+	if (READ_ONCE(to_core(mddev)->sync_delayed))
+		return sysfs_emit(page, "delayed\n");
 	/* the pass covers the whole member unless it was given an end */
 	if (!max)
 		max = mddev->dev_sectors;
@@ -777,18 +798,314 @@ static ssize_t safe_mode_adaptive_store(struct mddev *mddev, const char *buf,
 }
 MD_ATTR_RW(safe_mode_adaptive, safe_mode_adaptive);
 
+/*
+ * What keeps a running array consistent over a crash: "bitmap" with a
+ * write-intent bitmap (internal or a file), else "resync" where the
+ * level has redundancy and "none" where it has not; "unknown" when not
+ * running.  mddev->lock keeps pers and bitmap together.
+ */
+static const char *md_consistency_policy(struct mddev *mddev)
+{
+	struct md_personality *p = mddev->pers;
+
+	if (!p)
+		return "unknown";
+	if (mddev->bitmap)
+		return "bitmap";
+	return p->sync_request ? "resync" : "none";
+}
+
 static ssize_t consistency_policy_show(struct mddev *mddev, char *page)
 {
-	struct md_personality *p;
 	const char *s;
 
 	spin_lock_irq(&mddev->lock);
-	p = mddev->pers;
-	s = !p ? "unknown" : p->sync_request ? "resync" : "none";
+	s = md_consistency_policy(mddev);
 	spin_unlock_irq(&mddev->lock);
 	return sysfs_emit(page, "%s\n", s);
 }
-MD_ATTR_RO(consistency_policy, consistency_policy);
+
+/*
+ * In-tree writes switch RAID5's partial parity log on ("ppl") or off
+ * ("resync"); this stack has no PPL nor journal, so no policy can be
+ * switched: the current one is accepted and changes nothing, anything
+ * else is refused.  A bitmap comes and goes through bitmap/location.
+ */
+static ssize_t consistency_policy_store(struct mddev *mddev,
+					const char *buf, size_t len)
+{
+	const char *cur;
+
+	if (sysfs_streq(buf, "ppl") || sysfs_streq(buf, "journal")) {
+		pr_info("md: %s: consistency policy refused: PPL and journal are not served by this stack\n",
+			mdname(mddev));
+		return -EINVAL;
+	}
+	if (!mddev->pers)
+		return -EINVAL;
+	cur = md_consistency_policy(mddev);
+	if (sysfs_streq(buf, cur))
+		return len;
+	if ((sysfs_streq(buf, "bitmap") || sysfs_streq(buf, "resync")) &&
+	    mddev->pers->sync_request)
+		pr_info("md: %s: consistency policy is %s; a bitmap is added or removed through bitmap/location\n",
+			mdname(mddev), cur);
+	return -EINVAL;
+}
+MD_ATTR_RW(consistency_policy, consistency_policy);
+
+/* xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, the bytes in order, as in-tree */
+static ssize_t uuid_show(struct mddev *mddev, char *page)
+{
+	u8 uuid[16];
+	int err;
+
+	/* written under reconfig_mutex (superblock load, clear) */
+	err = mddev_lock(mddev);
+	if (err)
+		return err;
+	memcpy(uuid, mddev->uuid, sizeof(uuid));
+	mddev_unlock(mddev);
+	return sysfs_emit(page, "%pUb\n", uuid);
+}
+MD_ATTR_RO(uuid, uuid);
+
+/* in-tree 6.1's words (later kernels say "recover" and start at "idle") */
+static const char * const md_sync_kind_names[] = {
+	[MD_SYNC_NONE] = "none",
+	[MD_SYNC_RESYNC] = "resync",
+	[MD_SYNC_RECOVERY] = "recovery",
+	[MD_SYNC_CHECK] = "check",
+	[MD_SYNC_REPAIR] = "repair",
+};
+
+static ssize_t last_sync_action_show(struct mddev *mddev, char *page)
+{
+	unsigned int k = READ_ONCE(to_core(mddev)->last_sync_action);
+
+	if (k >= ARRAY_SIZE(md_sync_kind_names))
+		k = MD_SYNC_NONE;
+	return sysfs_emit(page, "%s\n", md_sync_kind_names[k]);
+}
+MD_ATTR_RO(last_sync_action, last_sync_action);
+
+static ssize_t max_read_errors_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%u\n",
+			  READ_ONCE(to_core(mddev)->max_read_errors));
+}
+
+static ssize_t max_read_errors_store(struct mddev *mddev, const char *buf,
+				     size_t len)
+{
+	unsigned int n;
+
+	if (kstrtouint(buf, 10, &n) || n > INT_MAX)
+		return -EINVAL;
+	WRITE_ONCE(to_core(mddev)->max_read_errors, n);
+	return len;
+}
+MD_ATTR_RW(max_read_errors, max_read_errors);
+
+/*
+ * 1 lets raid1 fail its last working mirror (md_error(), mdadm --fail),
+ * as in-tree: the array is then broken (MDF_BROKEN) and fails all IO.
+ * 0, the default, keeps that mirror.  Other levels do not read it.  A
+ * bit of mddev->flags, so every start of the array resets it: a 1
+ * written before the array runs would be lost, and is refused (-EBUSY).
+ */
+static ssize_t fail_last_dev_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  test_bit(MDF_FAIL_LAST_DEV, &mddev->flags));
+}
+
+static ssize_t fail_last_dev_store(struct mddev *mddev, const char *buf,
+				   size_t len)
+{
+	bool v;
+
+	if (kstrtobool(buf, &v))
+		return -EINVAL;
+	if (v && !mddev->pers) {
+		pr_info("md: %s: fail_last_dev applies to a running array (it is reset when the array starts)\n",
+			mdname(mddev));
+		return -EBUSY;
+	}
+	assign_bit(MDF_FAIL_LAST_DEV, &mddev->flags, v);
+	return len;
+}
+MD_ATTR_RW(fail_last_dev, fail_last_dev);
+
+/*
+ * In-tree: raid1 only ("n/a" elsewhere), 1 orders overlapping writes to
+ * each member, which write-behind needs.  raid1's write-behind here
+ * orders overlapping writes to write-mostly members by itself: 0, the
+ * value it has, is accepted, 1 refused.
+ */
+static ssize_t serialize_policy_show(struct mddev *mddev, char *page)
+{
+	struct md_personality *p;
+	bool raid1;
+
+	spin_lock_irq(&mddev->lock);
+	p = mddev->pers;
+	raid1 = p && p->level == 1;
+	spin_unlock_irq(&mddev->lock);
+	return sysfs_emit(page, "%s\n", raid1 ? "0" : "n/a");
+}
+
+static ssize_t serialize_policy_store(struct mddev *mddev, const char *buf,
+				      size_t len)
+{
+	bool v;
+
+	if (kstrtobool(buf, &v))
+		return -EINVAL;
+	if (!v)
+		return len;
+	if (!mddev->pers || mddev->pers->level != 1)
+		pr_info("md: %s: serialize_policy applies to a running raid1 only\n",
+			mdname(mddev));
+	else
+		pr_info("md: %s: serialize_policy refused: write-behind orders its own overlapping writes; per-member serialisation is not served\n",
+			mdname(mddev));
+	return -EINVAL;
+}
+MD_ATTR_RW(serialize_policy, serialize_policy);
+
+/* No reshape or takeover here: the level a reshape would go to is the level. */
+static ssize_t new_level_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(mddev->level));
+}
+MD_ATTR_RO(new_level, new_level);
+
+/*
+ * In-tree's reshape attributes.  This stack has no reshape (a 1.x
+ * superblock recording one is refused at assembly): reshape_position
+ * reads "none" and reshape_direction "forwards", what in-tree reads
+ * with no reshape under way, and a write of that value is accepted and
+ * changes nothing.  Any other valid value would start or describe a
+ * reshape, which has nothing to apply to here: refused with a kernel
+ * log line, -EBUSY on a running array (in-tree's answer to a
+ * reshape_position write there) and -EINVAL before; garbage -EINVAL.
+ */
+static void md_no_reshape(struct mddev *mddev, const char *attr)
+{
+	pr_info("md: %s: %s refused: this stack has no reshape\n",
+		mdname(mddev), attr);
+}
+
+static ssize_t reshape_position_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "none\n");
+}
+
+static ssize_t reshape_position_store(struct mddev *mddev, const char *buf,
+				      size_t len)
+{
+	unsigned long long n;
+
+	if (sysfs_streq(buf, "none"))
+		return len;
+	if (kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	md_no_reshape(mddev, "reshape_position");
+	return mddev->pers ? -EBUSY : -EINVAL;
+}
+MD_ATTR_RW(reshape_position, reshape_position);
+
+static ssize_t reshape_direction_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "forwards\n");
+}
+
+static ssize_t reshape_direction_store(struct mddev *mddev, const char *buf,
+				       size_t len)
+{
+	if (sysfs_streq(buf, "forwards"))
+		return len;
+	if (!sysfs_streq(buf, "backwards"))
+		return -EINVAL;
+	md_no_reshape(mddev, "reshape_direction backwards");
+	return mddev->pers ? -EBUSY : -EINVAL;
+}
+MD_ATTR_RW(reshape_direction, reshape_direction);
+
+/*
+ * In-tree holds writes to the array sectors [suspend_lo, suspend_hi)
+ * while mdadm backs up a region a reshape is about to rewrite.  With no
+ * reshape here nothing needs the hold and no write is ever held: both
+ * read 0, the empty range; 0 is accepted and changes nothing, any other
+ * number is refused with -EINVAL and a kernel log line (rather than
+ * read back a range that holds nothing), garbage -EINVAL.
+ */
+static ssize_t suspend_show(struct mddev *mddev, char *page)
+{
+	return sysfs_emit(page, "0\n");
+}
+
+static ssize_t suspend_store(struct mddev *mddev, const char *buf,
+			     size_t len, const char *attr)
+{
+	unsigned long long n;
+
+	if (kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	if (!n)
+		return len;
+	pr_info("md: %s: %s %llu refused: no reshape here, so no write is ever held\n",
+		mdname(mddev), attr, n);
+	return -EINVAL;
+}
+
+static ssize_t suspend_lo_show(struct mddev *mddev, char *page)
+{
+	return suspend_show(mddev, page);
+}
+
+static ssize_t suspend_lo_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	return suspend_store(mddev, buf, len, "suspend_lo");
+}
+MD_ATTR_RW(suspend_lo, suspend_lo);
+
+static ssize_t suspend_hi_show(struct mddev *mddev, char *page)
+{
+	return suspend_show(mddev, page);
+}
+
+static ssize_t suspend_hi_store(struct mddev *mddev, const char *buf,
+				size_t len)
+{
+	return suspend_store(mddev, buf, len, "suspend_hi");
+}
+MD_ATTR_RW(suspend_hi, suspend_hi);
+
+/* Bitmap chunks to resync: md_bitmap_set_bits() has the format. */
+static ssize_t bitmap_set_bits_store(struct mddev *mddev, const char *buf,
+				     size_t len)
+{
+	int err = md_bitmap_set_bits(mddev, buf);
+
+	return err ? err : len;
+}
+MD_ATTR_WO(bitmap_set_bits, bitmap_set_bits);
+
+/* Bytes, as upstream; 0 when the array is not running. */
+static ssize_t logical_block_size_show(struct mddev *mddev, char *page)
+{
+	unsigned int lbs = 0;
+
+	spin_lock_irq(&mddev->lock);
+	if (mddev->pers)
+		lbs = queue_logical_block_size(mddev->gendisk->queue);
+	spin_unlock_irq(&mddev->lock);
+	return sysfs_emit(page, "%u\n", lbs);
+}
+MD_ATTR_RO(logical_block_size, logical_block_size);
 
 static struct attribute *md_default_attrs[] = {
 	&mda_metadata_version.attr,
@@ -817,6 +1134,18 @@ static struct attribute *md_default_attrs[] = {
 	&mda_safe_mode_delay.attr,
 	&mda_safe_mode_adaptive.attr,
 	&mda_consistency_policy.attr,
+	&mda_uuid.attr,
+	&mda_last_sync_action.attr,
+	&mda_max_read_errors.attr,
+	&mda_fail_last_dev.attr,
+	&mda_serialize_policy.attr,
+	&mda_new_level.attr,
+	&mda_logical_block_size.attr,
+	&mda_reshape_position.attr,
+	&mda_reshape_direction.attr,
+	&mda_suspend_lo.attr,
+	&mda_suspend_hi.attr,
+	&mda_bitmap_set_bits.attr,
 	NULL,
 };
 
@@ -1226,22 +1555,59 @@ static ssize_t rdev_offset_store(struct md_rdev *rdev, const char *buf,
 }
 RDEV_ATTR_RW(offset);
 
+/*
+ * Where the member's data would start after a reshape (in-tree moves
+ * it with one).  No reshape here, so it is always the data offset:
+ * writing that value is accepted and changes nothing, another number
+ * is refused with -EINVAL and a kernel log line, garbage -EINVAL.
+ */
+static ssize_t rdev_new_offset_show(struct md_rdev *rdev, char *page)
+{
+	return rdev_offset_show(rdev, page);
+}
+
+static ssize_t rdev_new_offset_store(struct md_rdev *rdev, const char *buf,
+				     size_t len)
+{
+	unsigned long long n;
+
+	if (kstrtoull(buf, 10, &n))
+		return -EINVAL;
+	if (n == rdev->data_offset)
+		return len;
+	pr_info("md: %s: %pg: new_offset %llu refused: moving the data offset needs a reshape, which this stack does not have\n",
+		mdname(rdev->mddev), rdev->bdev, n);
+	return -EINVAL;
+}
+RDEV_ATTR_RW(new_offset);
+
 static ssize_t rdev_size_show(struct md_rdev *rdev, char *page)
 {
 	return sysfs_emit(page, "%llu\n",
 			  (unsigned long long)READ_ONCE(rdev->sectors) / 2);
 }
 
+/*
+ * KiB of the device the member's data may use.  Before the array runs
+ * it is taken as given.  On a running array: what a grown device now
+ * offers, 0 for all of it, recorded in the superblocks at once
+ * (md_set_rdev_sectors()); -ENOSPC beyond the device, -EBUSY below
+ * md/component_size.
+ */
 static ssize_t rdev_size_store(struct md_rdev *rdev, const char *buf,
 			       size_t len)
 {
+	struct mddev *mddev = rdev->mddev;
 	unsigned long long kib;
+	int err;
 
 	if (kstrtoull(buf, 10, &kib) || kib > (MD_MAX_SECTOR >> 1))
 		return -EINVAL;
-	if (rdev->mddev->pers)
-		return -EBUSY;
-	rdev->sectors = kib * 2;
+	if (mddev->pers) {
+		err = md_set_rdev_sectors(mddev, rdev, kib * 2);
+		return err ? err : len;
+	}
+	WRITE_ONCE(rdev->sectors, kib * 2);
 	return len;
 }
 RDEV_ATTR_RW(size);
@@ -1348,6 +1714,7 @@ static struct attribute *rdev_default_attrs[] = {
 	&rdev_state.attr,
 	&rdev_slot.attr,
 	&rdev_offset.attr,
+	&rdev_new_offset.attr,
 	&rdev_size.attr,
 	&rdev_errors.attr,
 	&rdev_recovery_start.attr,

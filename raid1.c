@@ -8,11 +8,13 @@
  * when the last clone does.  It succeeds if at least one In_sync mirror
  * took the write; mirrors whose clone failed are handed to md_error() from
  * the retry worker first, so a failed mirror is marked faulty before the
- * write is acknowledged.  Reads go to one mirror, chosen by distance from
- * where that mirror's last read ended and by its queue depth.  A failed
- * read is parked for the worker, which rewrites the bad range on the
- * failing mirror from another one, reads it back, and reissues the read
- * elsewhere.
+ * write is acknowledged.  With write-behind (a bitmap with a backlog) a
+ * write may complete before its clones to write-mostly members do; the
+ * section "write-behind" says why that stays safe.  Reads go to one
+ * mirror, chosen by distance from where that mirror's last read ended
+ * and by its queue depth.  A failed read is parked for the worker, which
+ * rewrites the bad range on the failing mirror from another one, reads
+ * it back, and reissues the read elsewhere.
  *
  * The hard part is keeping the mirrors identical while resync or recovery
  * copies data from one to the others: a normal write racing with the copy
@@ -51,6 +53,8 @@
 #include <linux/module.h>
 #include <linux/blkdev.h>
 #include <linux/bio.h>
+#include <linux/highmem.h>
+#include <linux/interval_tree.h>
 #include <linux/mempool.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -280,7 +284,348 @@ static void r1_unqueue(struct r1bio *r1)
 	spin_unlock_irq(&conf->lock);
 }
 
-/* Complete the array bio of @r1 and release everything it holds. */
+/* ---- write-behind --------------------------------------------------- */
+
+/*
+ * With a bitmap whose backlog is not zero (md_bitmap_backlog(),
+ * bitmap/backlog, write_behind in the bitmap superblock), a write that
+ * goes to write-mostly members and to at least one other In_sync mirror
+ * completes to the caller once every clone to the other mirrors has
+ * succeeded, while the clones to the write-mostly members may still be
+ * in flight: a behind write.  At most backlog writes are behind at
+ * once; a write finding that many goes to every mirror synchronously,
+ * as does one whose copy cannot be allocated.
+ *
+ * What keeps that safe:
+ *
+ * - The caller may reuse its pages once its bio completed, so the
+ *   behind clones carry a copy (r1bio.behind: a bio from behind_bs with
+ *   pages of our own), made before any clone is submitted and freed
+ *   when the last behind clone completes.
+ * - Everything else the write holds stays held until its last clone is
+ *   done (r1_finish()): the bitmap count of its chunks, so their bits
+ *   stay set and a crash before the behind clones landed resyncs the
+ *   range, from a mirror that is not write-mostly (r1_sync_pick()); its
+ *   md_write_start(), so the array is not marked clean under it; its
+ *   bucket, so sync requests and fixups wait for it and quiesce drains
+ *   it; its member pins.  Only the master bio completes early
+ *   (R1B_RETURNED).
+ * - The caller may issue IO to the same sectors as soon as the write
+ *   completed to it.  Every behind write is in conf->behind_tree from
+ *   before its clones are submitted until r1_finish().  A write that
+ *   overlaps one already completed to its caller, whose behind clones
+ *   are still in flight, waits for them before it enters its bucket:
+ *   two writes to the same sectors reach a write-mostly member in the
+ *   order the caller saw them complete.  A read sent to a mirror with
+ *   such a clone in flight over its range waits for it
+ *   (mirrors[].behind says whether to look at all); one sent to a
+ *   mirror whose behind clone failed is sent elsewhere, or fails if no
+ *   mirror is left, since that mirror misses the data.  Reads use a
+ *   write-mostly member only when no other mirror can serve them.
+ *   Behind writes not yet completed to their caller are concurrent
+ *   with the new IO and do not order it.  The waits happen in the
+ *   submitter (or in the worker reissuing a read) and end with a
+ *   member's completion, which needs neither the worker nor a bucket.
+ * - Completion: r1bio.remaining counts every clone, as for any write,
+ *   sync_remaining the clones not sent behind, behind_remaining the
+ *   others.  A completion drops its own kind's count first and
+ *   remaining last, as does the submitter for its bias on the first
+ *   two, so the early completion (by whoever drops sync_remaining to
+ *   zero) is over before the last reference can go.  It completes the
+ *   master only if an In_sync mirror took the write (R1B_FAST_OK), no
+ *   clone failed (R1B_ERRORS) and no member failure awaits its
+ *   superblock write; otherwise the master completes at the end, as
+ *   without write-behind.
+ * - A failed behind clone is handled like any failed clone: the worker
+ *   records the range in the member's bad-block log or fails the
+ *   member, before r1_finish() ends the bitmap count.
+ */
+
+/* r1_behind_check() */
+enum {
+	R1W_CLEAR,		/* go ahead */
+	R1W_WAIT,		/* a behind clone is in flight there */
+	R1W_AVOID,		/* (reads) a behind clone failed there */
+};
+
+/*
+ * May IO to [@sector, +@sectors) go ahead?  @disk < 0: a write, which
+ * waits for behind clones in flight to any mirror; else a read from
+ * mirror @disk.  Only behind writes completed to their caller count.
+ */
+static int r1_behind_check(struct r1conf *conf, sector_t sector,
+			   unsigned int sectors, int disk)
+{
+	unsigned long last = sector + sectors - 1, flags;
+	struct interval_tree_node *node;
+	int ret = R1W_CLEAR;
+
+	spin_lock_irqsave(&conf->behind_lock, flags);
+	for (node = interval_tree_iter_first(&conf->behind_tree, sector, last);
+	     node && ret != R1W_WAIT;
+	     node = interval_tree_iter_next(node, sector, last)) {
+		struct r1bio *b = container_of(node, struct r1bio, behind_node);
+
+		if (!test_bit(R1B_RETURNED, &b->flags))
+			continue;
+		/*
+		 * Pairs with the full barriers between the submitter's
+		 * R1S_ISSUED stores and test_and_set_bit(R1B_RETURNED).
+		 */
+		smp_rmb();
+		if (disk < 0) {
+			if (atomic_read(&b->behind_remaining))
+				ret = R1W_WAIT;
+			continue;
+		}
+		if (!b->slots[disk].behind)
+			continue;
+		switch (READ_ONCE(b->slots[disk].state)) {
+		case R1S_OK:
+			break;
+		case R1S_ERR:
+		case R1S_BADBLOCK:
+			ret = R1W_AVOID;
+			break;
+		default:		/* R1S_ISSUED */
+			ret = R1W_WAIT;
+		}
+	}
+	spin_unlock_irqrestore(&conf->behind_lock, flags);
+	return ret;
+}
+
+/* Is the answer for @r1 on @disk in *@ret final (not R1W_WAIT)? */
+static bool r1_behind_settled(struct r1conf *conf, struct r1bio *r1,
+			      int disk, int *ret)
+{
+	*ret = r1_behind_check(conf, r1->sector, r1->sectors, disk);
+	return *ret != R1W_WAIT;
+}
+
+/* A write waits here before it enters its bucket; may sleep. */
+static void r1_behind_write_wait(struct r1conf *conf, struct r1bio *r1)
+{
+	int ret;
+
+	if (!r1->sectors || !READ_ONCE(conf->behind_writes))
+		return;
+	wait_event(conf->behind_wait, r1_behind_settled(conf, r1, -1, &ret));
+}
+
+/*
+ * A read chose mirror @disk (pinned): wait while a behind clone is in
+ * flight there over its range.  False if one failed there.  May sleep.
+ */
+static bool r1_behind_read_ok(struct r1conf *conf, struct r1bio *r1,
+			      int disk)
+{
+	int ret;
+
+	if (!atomic_read(&conf->mirrors[disk].behind))
+		return true;
+	wait_event(conf->behind_wait,
+		   r1_behind_settled(conf, r1, disk, &ret));
+	return ret == R1W_CLEAR;
+}
+
+/* Free a payload copy with its pages; any context. */
+static void r1_behind_free(struct bio *copy)
+{
+	int i;
+
+	for (i = 0; i < copy->bi_vcnt; i++)
+		__free_page(copy->bi_io_vec[i].bv_page);
+	bio_put(copy);
+}
+
+/*
+ * Copy the payload of @r1 into pages of our own, for the clones that go
+ * behind.  NULL when memory is short: the write is then synchronous.
+ * The bucket split keeps a request within BIO_MAX_VECS pages.
+ */
+static struct bio *r1_behind_copy(struct r1conf *conf, struct r1bio *r1)
+{
+	struct bio *master = r1->master;
+	unsigned int bytes = r1->sectors << SECTOR_SHIFT;
+	unsigned int nr = DIV_ROUND_UP(bytes, PAGE_SIZE);
+	unsigned int done = 0, i;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct bio *copy;
+
+	BUILD_BUG_ON(DIV_ROUND_UP(R1_BUCKET_SECTORS << SECTOR_SHIFT,
+				  PAGE_SIZE) > BIO_MAX_VECS);
+	copy = bio_alloc_bioset(NULL, nr, master->bi_opf,
+				GFP_NOWAIT | __GFP_NOWARN, &conf->behind_bs);
+	if (!copy)
+		return NULL;
+	copy->bi_ioprio = master->bi_ioprio;
+	copy->bi_iter.bi_sector = r1->sector;
+	for (i = 0; i < nr; i++) {
+		struct page *page;
+
+		page = alloc_page(GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN);
+		if (!page) {
+			r1_behind_free(copy);
+			return NULL;
+		}
+		__bio_add_page(copy, page,
+			       min_t(unsigned int, bytes - i * PAGE_SIZE,
+				     PAGE_SIZE), 0);
+	}
+	bio_for_each_segment(bv, master, iter) {
+		char *src = bvec_kmap_local(&bv);
+		unsigned int off = 0;
+
+		while (off < bv.bv_len) {
+			unsigned int pg = done >> PAGE_SHIFT;
+			unsigned int in = offset_in_page(done);
+			unsigned int n = min_t(unsigned int, bv.bv_len - off,
+					       PAGE_SIZE - in);
+
+			memcpy(page_address(copy->bi_io_vec[pg].bv_page) + in,
+			       src + off, n);
+			off += n;
+			done += n;
+		}
+		kunmap_local(src);
+	}
+	return copy;
+}
+
+/*
+ * Make @r1 (pinned members in its slots, not submitted yet) a behind
+ * write if it may be one: returns the number of its clones that go
+ * behind, each with slots[].behind set, or 0 for a synchronous write.
+ * The copy is of the data only: the array offers no integrity profile
+ * and no inline encryption, so the master carries neither.
+ */
+static int r1_behind_start(struct r1conf *conf, struct r1bio *r1)
+{
+	struct md_bitmap *bm = conf->mddev->bitmap;
+	struct bio *master = r1->master;
+	int i, wm = 0, fast = 0;
+	unsigned int limit, n;
+
+	if (!bm || bio_op(master) != REQ_OP_WRITE || !r1->sectors)
+		return 0;
+	limit = md_bitmap_backlog(bm);
+	if (READ_ONCE(conf->behind_writes) >= limit)
+		return 0;
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev = r1->slots[i].rdev;
+
+		if (!rdev)
+			continue;
+		if (test_bit(RD_WRITE_MOSTLY, &rdev->flags)) {
+			r1->slots[i].behind = true;
+			wm++;
+		} else if (md_rdev_working(rdev)) {
+			fast++;
+		}
+	}
+	if (!wm || !fast)
+		goto sync;
+	r1->behind = r1_behind_copy(conf, r1);
+	if (!r1->behind)
+		goto sync;
+
+	spin_lock_irq(&conf->behind_lock);
+	n = conf->behind_writes + 1;
+	if (n > limit) {
+		spin_unlock_irq(&conf->behind_lock);
+		r1_behind_free(r1->behind);
+		r1->behind = NULL;
+		goto sync;
+	}
+	WRITE_ONCE(conf->behind_writes, n);
+	r1->behind_node.start = r1->sector;
+	r1->behind_node.last = r1->sector + r1->sectors - 1;
+	interval_tree_insert(&r1->behind_node, &conf->behind_tree);
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r1->slots[i].behind)
+			atomic_inc(&conf->mirrors[i].behind);
+	spin_unlock_irq(&conf->behind_lock);
+
+	md_bitmap_behind_seen(bm, n);
+	atomic_set(&r1->behind_remaining, wm);
+	__set_bit(R1B_BEHIND, &r1->flags);
+	return wm;
+
+sync:
+	for (i = 0; i < conf->raid_disks; i++)
+		r1->slots[i].behind = false;
+	return 0;
+}
+
+/* Complete the master bio of @r1 early (a behind write); once. */
+static void r1_behind_return(struct r1bio *r1)
+{
+	struct bio *master = r1->master;
+
+	/* full barrier: r1_behind_check() sees it before the caller can */
+	if (test_and_set_bit(R1B_RETURNED, &r1->flags))
+		return;
+	md_io_end(r1->conf->mddev, master, r1->start);
+	bio_endio(master);
+}
+
+/*
+ * Every clone of behind write @r1 that did not go behind is done (the
+ * last sync_remaining reference): complete the master now if that is
+ * safe.  Any context.
+ */
+static void r1_behind_ack(struct r1bio *r1)
+{
+	if (!test_bit(R1B_FAST_OK, &r1->flags) ||
+	    test_bit(R1B_ERRORS, &r1->flags) ||
+	    md_fail_pending(r1->conf->mddev))
+		return;
+	r1_behind_return(r1);
+}
+
+/*
+ * The last behind clone of @r1 completed (and was put): free the copy
+ * and wake IO waiting for it.  Any context; @r1 still holds its bucket.
+ */
+static void r1_behind_clones_done(struct r1bio *r1)
+{
+	struct r1conf *conf = r1->conf;
+
+	r1_behind_free(r1->behind);
+	r1->behind = NULL;
+	/*
+	 * Full barrier in wq_has_sleeper(): the slot states and the count,
+	 * stored before, are seen by a waiter this misses; one it sees is
+	 * woken.
+	 */
+	if (wq_has_sleeper(&conf->behind_wait))
+		wake_up(&conf->behind_wait);
+}
+
+/* Take behind write @r1 out of the tree (r1_finish()); any context. */
+static void r1_behind_end(struct r1bio *r1)
+{
+	struct r1conf *conf = r1->conf;
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&conf->behind_lock, flags);
+	interval_tree_remove(&r1->behind_node, &conf->behind_tree);
+	WRITE_ONCE(conf->behind_writes, conf->behind_writes - 1);
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r1->slots[i].behind)
+			atomic_dec(&conf->mirrors[i].behind);
+	spin_unlock_irqrestore(&conf->behind_lock, flags);
+}
+
+/* ---- completion ----------------------------------------------------- */
+
+/*
+ * Complete the array bio of @r1 (unless a behind write completed it
+ * already) and release everything it holds.
+ */
 static void r1_finish(struct r1bio *r1, blk_status_t status)
 {
 	struct r1conf *conf = r1->conf;
@@ -289,6 +634,8 @@ static void r1_finish(struct r1bio *r1, blk_status_t status)
 	unsigned int idx = r1->bucket;
 	unsigned long start = r1->start;
 	bool wstarted = test_bit(R1B_WSTARTED, &r1->flags);
+	/* an early completion is over before the last reference goes */
+	bool returned = test_bit(R1B_RETURNED, &r1->flags);
 
 	/*
 	 * After md_error() on every mirror whose clone failed (the retry
@@ -297,11 +644,16 @@ static void r1_finish(struct r1bio *r1, blk_status_t status)
 	 */
 	if (test_bit(R1B_BITMAP, &r1->flags))
 		md_bitmap_endwrite(mddev->bitmap, r1->sector, r1->sectors);
+	if (test_bit(R1B_BEHIND, &r1->flags))
+		r1_behind_end(r1);
 	mempool_free(r1, conf->r1bio_pool);
-	if (status)
-		master->bi_status = status;
-	md_io_end(mddev, master, start);
-	bio_endio(master);
+	if (!returned) {
+		if (status)
+			master->bi_status = status;
+		md_io_end(mddev, master, start);
+		bio_endio(master);
+	}
+	/* after the last member: the array stays dirty under a behind write */
 	if (wstarted)
 		md_write_end(mddev);
 	/* last: once the bucket drains, quiesce/free may release conf */
@@ -331,7 +683,8 @@ static struct bio *r1_clone(struct r1bio *r1, int disk, bio_end_io_t *endio)
 	struct r1clone *rc;
 	struct bio *bio;
 
-	bio = bio_alloc_clone(rdev->bdev, r1->master, GFP_NOIO,
+	bio = bio_alloc_clone(rdev->bdev, r1->slots[disk].behind ?
+			      r1->behind : r1->master, GFP_NOIO,
 			      &conf->clone_bs);
 	rc = container_of(bio, struct r1clone, bio);
 	rc->r1 = r1;
@@ -453,9 +806,16 @@ static bool r1_submit_read(struct r1bio *r1)
 	struct bio *clone;
 	int disk;
 
-	disk = read_balance(r1->conf, r1);
-	if (disk < 0)
-		return false;
+	for (;;) {
+		disk = read_balance(r1->conf, r1);
+		if (disk < 0)
+			return false;
+		if (r1_behind_read_ok(r1->conf, r1, disk))
+			break;
+		/* a behind write failed there: that mirror misses the data */
+		r1->slots[disk].state = R1S_ERR;
+		md_rdev_unpin(r1->slots[disk].rdev);
+	}
 	clone = r1_clone(r1, disk, r1_read_endio);
 	submit_bio_noacct(clone);
 	return true;
@@ -528,34 +888,20 @@ static void r1_write_done(struct r1bio *r1)
 	r1_finish(r1, r1_write_status(r1));
 }
 
-static void r1_write_endio(struct bio *bio)
+/*
+ * Drop the references of one clone (@behind: one sent behind) or of the
+ * submitter's bias on @r1; see "write-behind" for the order.
+ */
+static void r1_write_put(struct r1bio *r1, bool behind)
 {
-	struct r1clone *rc = container_of(bio, struct r1clone, bio);
-	struct r1bio *r1 = rc->r1;
-	struct r1slot *slot = &r1->slots[rc->disk];
-	struct md_rdev *rdev = slot->rdev;
-	blk_status_t status = bio->bi_status;
-	bool keep_pin = false;
-
-	bio_put(bio);
-	if (!status) {
-		slot->state = R1S_OK;
-		if (md_rdev_working(rdev) ||
-		    test_bit(R1B_FLUSH, &r1->flags))
-			set_bit(R1B_UPTODATE, &r1->flags);
-	} else if (status == BLK_STS_NOTSUPP &&
-		   bio_op(r1->master) != REQ_OP_WRITE) {
-		slot->state = R1S_NOTSUPP;
-	} else if (test_bit(R1B_FLUSH, &r1->flags)) {
-		slot->state = R1S_ERR;
-	} else {
-		slot->state = R1S_ERR;
-		set_bit(R1B_ERRORS, &r1->flags);
-		/* the worker calls md_error() on it, then unpins */
-		keep_pin = true;
+	if (test_bit(R1B_BEHIND, &r1->flags)) {
+		if (behind) {
+			if (atomic_dec_and_test(&r1->behind_remaining))
+				r1_behind_clones_done(r1);
+		} else if (atomic_dec_and_test(&r1->sync_remaining)) {
+			r1_behind_ack(r1);
+		}
 	}
-	if (!keep_pin)
-		md_rdev_unpin(rdev);
 	/*
 	 * Full barrier: orders our slot store before the count reaches
 	 * zero; pairs with the same barrier in the last completer, which
@@ -565,13 +911,51 @@ static void r1_write_endio(struct bio *bio)
 		r1_write_done(r1);
 }
 
+static void r1_write_endio(struct bio *bio)
+{
+	struct r1clone *rc = container_of(bio, struct r1clone, bio);
+	struct r1bio *r1 = rc->r1;
+	struct r1slot *slot = &r1->slots[rc->disk];
+	struct md_rdev *rdev = slot->rdev;
+	blk_status_t status = bio->bi_status;
+	/* the master may be completed already (a behind write) */
+	enum req_op op = bio_op(bio);
+	bool keep_pin = false;
+	u8 state;
+
+	bio_put(bio);
+	if (!status) {
+		state = R1S_OK;
+		if (md_rdev_working(rdev) ||
+		    test_bit(R1B_FLUSH, &r1->flags))
+			set_bit(R1B_UPTODATE, &r1->flags);
+		if (test_bit(R1B_BEHIND, &r1->flags) && !slot->behind &&
+		    md_rdev_working(rdev))
+			set_bit(R1B_FAST_OK, &r1->flags);
+	} else if (status == BLK_STS_NOTSUPP && op != REQ_OP_WRITE) {
+		state = R1S_NOTSUPP;
+	} else if (test_bit(R1B_FLUSH, &r1->flags)) {
+		state = R1S_ERR;
+	} else {
+		state = R1S_ERR;
+		set_bit(R1B_ERRORS, &r1->flags);
+		/* the worker calls md_error() on it, then unpins */
+		keep_pin = true;
+	}
+	/* read by r1_behind_check() without our ordering */
+	WRITE_ONCE(slot->state, state);
+	if (!keep_pin)
+		md_rdev_unpin(rdev);
+	r1_write_put(r1, slot->behind);
+}
+
 static void r1_write_request(struct r1conf *conf, struct bio *bio)
 {
 	bool discard = bio_op(bio) == REQ_OP_DISCARD;
 	struct blk_plug plug;
 	struct md_rdev *rdev;
 	struct r1bio *r1;
-	int i, n = 0;
+	int i, n = 0, nbehind;
 
 	r1 = r1_alloc(conf, bio);
 	__set_bit(R1B_WRITE, &r1->flags);
@@ -587,6 +971,8 @@ static void r1_write_request(struct r1conf *conf, struct bio *bio)
 	} else {
 		__set_bit(R1B_FLUSH, &r1->flags);
 	}
+	/* not inside the bucket: a behind clone needs nothing to finish */
+	r1_behind_write_wait(conf, r1);
 	wait_barrier(conf, r1->bucket);
 
 	rcu_read_lock();
@@ -606,15 +992,16 @@ static void r1_write_request(struct r1conf *conf, struct bio *bio)
 		return;
 	}
 
+	nbehind = r1_behind_start(conf, r1);
 	/* the bias keeps r1 alive until every clone is submitted */
 	atomic_set(&r1->remaining, n + 1);
+	atomic_set(&r1->sync_remaining, n - nbehind + 1);
 	blk_start_plug(&plug);
 	for (i = 0; i < conf->raid_disks; i++)
 		if (r1->slots[i].rdev)
 			submit_bio_noacct(r1_clone(r1, i, r1_write_endio));
 	blk_finish_plug(&plug);
-	if (atomic_dec_and_test(&r1->remaining))
-		r1_write_done(r1);
+	r1_write_put(r1, false);
 }
 
 static void r1_handle_bio(struct r1conf *conf, struct bio *bio)
@@ -1077,6 +1464,32 @@ static struct bio *r1_sync_bio(struct r1sync *rs, int i, struct page **pages,
 	return bio;
 }
 
+/*
+ * The source slot to read (@read_ok false: any not failed yet) or to
+ * copy from (@read_ok: one whose read succeeded): the first in slot
+ * order, a write-mostly member only if no other qualifies.  After a
+ * crash, the ranges of behind writes may be missing on the write-mostly
+ * members only (see "write-behind"), so resync copies from the others.
+ * -1 if none.
+ */
+static int r1_sync_pick(struct r1sync *rs, bool read_ok)
+{
+	int i, wm = -1;
+
+	for (i = 0; i < rs->conf->raid_disks; i++) {
+		struct r1sync_slot *s = &rs->slots[i];
+
+		if (s->role != R1R_SOURCE ||
+		    (read_ok ? s->state != R1S_OK : s->state == R1S_ERR))
+			continue;
+		if (!test_bit(RD_WRITE_MOSTLY, &s->rdev->flags))
+			return i;
+		if (wm < 0)
+			wm = i;
+	}
+	return wm;
+}
+
 /* Issue reads: one source, or every source for check/repair. */
 static void r1_sync_read(struct r1sync *rs)
 {
@@ -1085,15 +1498,18 @@ static void r1_sync_read(struct r1sync *rs)
 	struct blk_plug plug;
 	int i, n = 0;
 
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; all && i < conf->raid_disks; i++) {
 		struct r1sync_slot *s = &rs->slots[i];
 
 		if (s->role != R1R_SOURCE || s->state == R1S_ERR)
 			continue;
 		r1_sync_bio(rs, i, s->pages, REQ_OP_READ);
 		n++;
-		if (!all)
-			break;
+	}
+	i = all ? -1 : r1_sync_pick(rs, false);
+	if (i >= 0) {
+		r1_sync_bio(rs, i, rs->slots[i].pages, REQ_OP_READ);
+		n++;
 	}
 	rs->writing = false;
 	/* the bias keeps rs ours until all are submitted */
@@ -1163,15 +1579,7 @@ static bool r1_sync_after_read(struct r1sync *rs)
 	struct r1conf *conf = rs->conf;
 	int i;
 
-	rs->source = -1;
-	for (i = 0; i < conf->raid_disks; i++) {
-		struct r1sync_slot *s = &rs->slots[i];
-
-		if (s->role == R1R_SOURCE && s->state == R1S_OK) {
-			rs->source = i;
-			break;
-		}
-	}
+	rs->source = r1_sync_pick(rs, true);
 	if (rs->source < 0) {
 		/* single-source modes: try the next untried source */
 		for (i = 0; i < conf->raid_disks; i++) {
@@ -1550,6 +1958,7 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r1conf *conf = mddev->private;
 	unsigned long flags;
+	bool last;
 	int left;
 
 	spin_lock_irqsave(&mddev->lock, flags);
@@ -1557,13 +1966,21 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		return;
 	}
-	if (md_rdev_working(rdev) && r1_working(conf) == 1) {
+	last = md_rdev_working(rdev) && r1_working(conf) == 1;
+	if (last && !test_bit(MDF_FAIL_LAST_DEV, &mddev->flags)) {
 		/* keep the last copy of the data: do not fail it */
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		pr_warn_ratelimited("md/raid1:%s: %pg is the last working mirror, not failing it\n",
 				    mdname(mddev), rdev->bdev);
 		return;
 	}
+	/*
+	 * md/fail_last_dev: fail it anyway, as in-tree.  No mirror holds
+	 * the data any more: broken before the member goes, so the core
+	 * refuses new writes while reads find no mirror and fail.
+	 */
+	if (last)
+		set_bit(MDF_BROKEN, &mddev->flags);
 	md_mark_faulty(mddev, rdev);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
 	r1_update_degraded(mddev);
@@ -1571,6 +1988,11 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 	spin_unlock_irqrestore(&mddev->lock, flags);
 
 	/* md_error() interrupts a running sync and asks for a sb write */
+	if (last) {
+		pr_crit("md/raid1:%s: Disk failure on %pg, the last working mirror (fail_last_dev): the array fails all IO now.\n",
+			mdname(mddev), rdev->bdev);
+		return;
+	}
 	pr_crit("md/raid1:%s: Disk failure on %pg, disabling device.\n"
 		"md/raid1:%s: Operation continuing on %d devices.\n",
 		mdname(mddev), rdev->bdev, mdname(mddev), left);
@@ -1689,6 +2111,7 @@ static sector_t raid1_size(struct mddev *mddev, sector_t sectors,
 static void raid1_free_conf(struct r1conf *conf)
 {
 	destroy_workqueue(conf->wq);
+	bioset_exit(&conf->behind_bs);
 	bioset_exit(&conf->split_bs);
 	bioset_exit(&conf->clone_bs);
 	r1_sync_cache_empty(conf);
@@ -1825,6 +2248,9 @@ static int raid1_run(struct mddev *mddev)
 	INIT_LIST_HEAD(&conf->bb_wait);
 	INIT_LIST_HEAD(&conf->sync_cache);
 	INIT_WORK(&conf->work, raid1_work);
+	spin_lock_init(&conf->behind_lock);
+	conf->behind_tree = RB_ROOT_CACHED;
+	init_waitqueue_head(&conf->behind_wait);
 
 	ret = -ENOMEM;
 	conf->mirrors = kcalloc(conf->raid_disks, sizeof(*conf->mirrors),
@@ -1847,11 +2273,16 @@ static int raid1_run(struct mddev *mddev)
 			  BIOSET_NEED_RESCUER);
 	if (ret)
 		goto exit_clone_bs;
+	/* write-behind copies: allocated without waiting, so no rescuer */
+	ret = bioset_init(&conf->behind_bs, BIO_POOL_SIZE, 0,
+			  BIOSET_NEED_BVECS);
+	if (ret)
+		goto exit_split_bs;
 	ret = -ENOMEM;
 	conf->wq = alloc_ordered_workqueue("%s_raid1", WQ_MEM_RECLAIM,
 					   mdname(mddev));
 	if (!conf->wq)
-		goto exit_split_bs;
+		goto exit_behind_bs;
 
 	rdev_for_each(rdev, mddev) {
 		int slot = rdev->raid_disk;
@@ -1892,6 +2323,8 @@ static int raid1_run(struct mddev *mddev)
 
 destroy_wq:
 	destroy_workqueue(conf->wq);
+exit_behind_bs:
+	bioset_exit(&conf->behind_bs);
 exit_split_bs:
 	bioset_exit(&conf->split_bs);
 exit_clone_bs:

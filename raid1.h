@@ -18,10 +18,13 @@
  *   RCU             IO-path loads of mirrors[].rdev.
  *   rdev->nr_pending  pins a member in its slot: hot_remove refuses a
  *                   member with IO pending.
+ *   behind_lock     irq-safe spinlock: write-behind's tree of behind
+ *                   writes and its count (raid1.c, "write-behind").
  */
 #ifndef _MD_RAID1_H
 #define _MD_RAID1_H
 
+#include <linux/interval_tree.h>
 #include <linux/mempool.h>
 #include <linux/workqueue.h>
 #include "md.h"
@@ -53,6 +56,12 @@ struct r1mirror {
 	struct md_rdev __rcu *rdev;	/* see locking summary */
 	/* where the last read ended; a hint, READ_ONCE/WRITE_ONCE */
 	sector_t head;
+	/*
+	 * Behind writes in conf->behind_tree with a clone to this mirror:
+	 * changed under behind_lock, read locklessly by reads (zero: no
+	 * need to look at the tree).
+	 */
+	atomic_t behind;
 };
 
 struct r1conf {
@@ -107,6 +116,20 @@ struct r1conf {
 	int sync_slots;
 	struct bio_set clone_bs;	/* member clones, front_pad r1clone */
 	struct bio_set split_bs;	/* bucket-boundary splits */
+
+	/*
+	 * Write-behind (raid1.c, "write-behind").  behind_tree holds every
+	 * behind write (r1bio.behind_node, keyed by array sectors) from
+	 * submission to r1_finish(); behind_writes counts them.  Both
+	 * change under behind_lock; behind_writes is also read with
+	 * READ_ONCE as a hint (zero: nothing to look up).  Writers and
+	 * readers that must wait for a behind clone sleep on behind_wait.
+	 */
+	spinlock_t behind_lock;
+	struct rb_root_cached behind_tree;
+	unsigned int behind_writes;
+	wait_queue_head_t behind_wait;
+	struct bio_set behind_bs;	/* payload copies, with bvecs */
 };
 
 /* State of one mirror within an r1bio or r1sync. */
@@ -121,8 +144,13 @@ enum r1_slot_state {
 
 struct r1slot {
 	struct md_rdev *rdev;	/* pinned (nr_pending) while used */
-	u8 state;		/* enum r1_slot_state */
+	/*
+	 * enum r1_slot_state; WRITE_ONCE by the clone's completion, read
+	 * with READ_ONCE by reads looking at a behind write
+	 */
+	u8 state;
 	bool failfast;		/* clone sent with REQ_FAILFAST_DEV */
+	bool behind;		/* write clone sent from r1bio.behind */
 };
 
 /* r1bio.flags */
@@ -133,6 +161,9 @@ enum r1bio_flag {
 	R1B_UPTODATE,		/* a write reached an In_sync mirror */
 	R1B_ERRORS,		/* a clone failed and needs md_error() */
 	R1B_BITMAP,		/* md_bitmap_startwrite() done: owe endwrite */
+	R1B_BEHIND,		/* a behind write: in conf->behind_tree */
+	R1B_FAST_OK,		/* an In_sync non-behind clone succeeded */
+	R1B_RETURNED,		/* master completed (a behind write, early) */
 };
 
 /*
@@ -147,6 +178,15 @@ struct r1bio {
 	unsigned int bucket;
 	unsigned long flags;		/* enum r1bio_flag, atomic bitops */
 	atomic_t remaining;		/* clones in flight + submitter bias */
+	/*
+	 * Behind writes only: the clones not sent behind + the submitter
+	 * bias (the last one may complete the master early), and the
+	 * behind clones (the last one frees the copy).
+	 */
+	atomic_t sync_remaining;
+	atomic_t behind_remaining;
+	struct bio *behind;		/* payload copy for the behind clones */
+	struct interval_tree_node behind_node;	/* conf->behind_tree */
 	int read_disk;
 	unsigned long start;		/* md_io_start() of master */
 	struct list_head retry;		/* conf->retry; conf->lock */

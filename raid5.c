@@ -17,12 +17,14 @@
  * operation; member completions just hand the stripe back.
  *
  * Why it scales.  Each row belongs to one of a few workers (one per CPU,
- * by regions of R5_WORKER_ROWS rows: 64 MiB of every member), work items
- * of an unbound workqueue that run on different CPUs at once; a work
- * item never runs twice at once, so a row's operations still run one at
- * a time.  Workers share only the cache, which is split into shards by
- * hash bucket: a lookup takes its row's shard lock and nothing
- * array-wide.
+ * or md/group_thread_cnt of them, by regions of R5_WORKER_ROWS rows: 64
+ * MiB of every member), work items of an unbound workqueue that run on
+ * different CPUs at once; a work item never runs twice at once, so a
+ * row's operations still run one at a time.  Workers share only the
+ * cache, which is split into shards by hash bucket: a lookup takes its
+ * row's shard lock and nothing array-wide.  The count changes only with
+ * no request in flight and every worker idle (r5_set_workers()), so no
+ * stripe is owned then and each cached one simply gets its new worker.
  *
  * Why member IO of a stream leaves in order.  A member is fastest, and a
  * disk is only fast, when a sequential stream reaches it in ascending,
@@ -94,10 +96,11 @@
  * gets two reads and a rewrite before the read-back decides.)
  *
  * Writes: read-modify-write (RAID4/5, row in sync, old data and P on
- * working members) when it needs fewer reads than reconstruct-write,
- * else reconstruct-write; RAID6 always reconstruct-writes.  A write that
- * covers the whole row reads nothing.  Parity uses the kernel's xor and
- * raid6_pq libraries only.
+ * working members) when it needs fewer reads than reconstruct-write
+ * (md/rmw_level 1, the default), also when as many (2), or never (0);
+ * else reconstruct-write.  RAID6 always reconstruct-writes
+ * (r5g_use_rmw()).  A write that covers the whole row reads nothing.
+ * Parity uses the kernel's xor and raid6_pq libraries only.
  *
  * Whole rows from a stream.  A request of a chunk or more that starts
  * where a recent write ended (a sequential stream) and ends inside a
@@ -110,10 +113,13 @@
  * end, a quiesce), when a submitter needs a free stripe, and after
  * R5_ROW_WAIT_MS at most.  A piece makes its stripe wait once.
  *
- * Locking: see raid5.h; no lock nests in another, and the only sleeping
- * waits are in make_request, the flush worker and the sync thread (for
- * a member flush, a free stripe, a mempool element or the end of a
- * quiesce), never in a stripe worker, which all progress depends on.
+ * Locking: see raid5.h; no lock nests in another (workers_mutex, a
+ * sleeping lock, is held only by a group_thread_cnt store, around the
+ * shards' locks), and the only sleeping waits are in make_request, the
+ * flush worker, the sync thread (for a member flush, a free stripe, a
+ * mempool element or the end of a quiesce) and a group_thread_cnt store
+ * (for the requests in flight and the workers), never in a stripe
+ * worker, which all progress depends on.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
@@ -207,10 +213,13 @@ static void r5_update_degraded(struct mddev *mddev)
 
 /*
  * Gate pairing (G1): r5_enter() increments nr_reqs, then a full barrier,
- * then reads ->quiesced; raid5_quiesce() sets ->quiesced, then a full
+ * then reads ->quiesced; r5_gate_shut() raises ->quiesced, then a full
  * barrier, then reads nr_reqs (in wait_event).  One side sees the other.
  * (G2) r5_leave() decrements, then wq_has_sleeper() (full barrier) pairs
  * with the waiter's set_current_state() before it rereads the count.
+ * (G3) r5_gate_open() lowers ->quiesced with a release, r5_enter() reads
+ * it with an acquire: a request admitted after the gate opens sees what
+ * was changed while it was shut (the worker count, the stripes' workers).
  * r5_leave() runs under rcu_read_lock() and raid5_free() waits for a
  * grace period, so the wake-up never touches a freed conf.
  */
@@ -219,7 +228,7 @@ static void r5_enter(struct r5conf *conf)
 	for (;;) {
 		atomic_inc(&conf->nr_reqs);
 		smp_mb__after_atomic();			/* (G1) */
-		if (likely(!READ_ONCE(conf->quiesced)))
+		if (likely(!smp_load_acquire(&conf->quiesced)))	/* (G3) */
 			return;
 		atomic_dec(&conf->nr_reqs);
 		wake_up(&conf->wait);
@@ -234,6 +243,35 @@ static void r5_leave(struct r5conf *conf)
 	if (wq_has_sleeper(&conf->wait))		/* (G2) */
 		wake_up(&conf->wait);
 	rcu_read_unlock();
+}
+
+/*
+ * Admit nothing new and wait until no request or sync batch is in flight.
+ * The gate nests: the core's quiesce and a worker count change may both
+ * hold it shut; it opens when the last of them leaves (r5_gate_open()).
+ */
+static void r5_gate_shut(struct r5conf *conf)
+{
+	spin_lock_irq(&conf->lock);
+	WRITE_ONCE(conf->quiesced, conf->quiesced + 1);
+	spin_unlock_irq(&conf->lock);
+	smp_mb();				/* (G1) */
+	wait_event(conf->wait, !atomic_read(&conf->nr_reqs));
+}
+
+static void r5_gate_open(struct r5conf *conf)
+{
+	bool open = false;
+
+	spin_lock_irq(&conf->lock);
+	/* an unbalanced quiesce(0) must not shut it for good */
+	if (!WARN_ON_ONCE(!conf->quiesced)) {
+		smp_store_release(&conf->quiesced, conf->quiesced - 1); /* (G3) */
+		open = !conf->quiesced;
+	}
+	spin_unlock_irq(&conf->lock);
+	if (open)
+		wake_up(&conf->wait);
 }
 
 /* An r5req for @bio; the caller sets ->start (md_io_start()). */
@@ -353,6 +391,13 @@ static struct r5stripe *r5_stripe_alloc(struct r5conf *conf, gfp_t gfp)
 	return sh;
 }
 
+/* The worker of the row at member sector @sector: its region's. */
+static int r5_worker_index(struct r5conf *conf, sector_t sector)
+{
+	return (u32)(sector >> (PAGE_SHIFT - SECTOR_SHIFT)) / R5_WORKER_ROWS %
+	       conf->nr_workers;
+}
+
 /* Give an unused stripe the row at @sector and hash it. */
 static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 			   sector_t sector)
@@ -365,8 +410,7 @@ static void r5_stripe_init(struct r5conf *conf, struct r5stripe *sh,
 	hlist_del_init(&sh->hash);
 	sh->sector = sector;
 	/* regions of consecutive rows go to different workers */
-	sh->worker = (u32)(sector >> (PAGE_SHIFT - SECTOR_SHIFT)) /
-		     R5_WORKER_ROWS % conf->nr_workers;
+	sh->worker = r5_worker_index(conf, sector);
 	sh->state = R5_IDLE;
 	sh->op = R5_OP_NONE;
 	r5g_row(&conf->geo, row, &sh->row);
@@ -783,7 +827,7 @@ static void r5_queue_list(struct r5conf *conf, struct list_head *list)
 	unsigned long flags;
 	int i;
 
-	for (i = 0; i < conf->nr_workers && !list_empty(list); i++) {
+	for (i = 0; !list_empty(list) && i < conf->nr_workers; i++) {
 		struct r5worker *w = &conf->workers[i];
 		bool any = false;
 
@@ -1438,10 +1482,16 @@ static unsigned long r5_needed(struct r5conf *conf, struct r5stripe *sh,
 		}
 	}
 	/* parity of a row resync has not reached may be garbage */
-	rmw_ok = conf->geo.level != 6 && !(rmw & missing) &&
+	rmw_ok = !(rmw & missing) &&
 		 READ_ONCE(conf->mddev->resync_offset) >=
 		 sh->sector + R5_STRIPE_SECTORS;
-	sh->rmw = rmw_ok && rmw_reads < rcw_reads;
+	/*
+	 * md/rmw_level may change between two plans of one operation: the
+	 * next plan then reads what the other method needs, and either
+	 * method is right with what it finds uptodate.
+	 */
+	sh->rmw = r5g_use_rmw(&conf->geo, READ_ONCE(conf->rmw_level), rmw_ok,
+			      rmw_reads, rcw_reads);
 	return sh->rmw ? rmw : rcw;
 }
 
@@ -2729,9 +2779,13 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 	rs->conf = conf;
 	rs->mode = mode;
 	rs->sectors = start + len - sector_nr;
-	/* the last stripe to finish frees rs, maybe before the loop ends */
 	done = rs->sectors;
-	atomic_set(&rs->remaining, n);
+	/*
+	 * One count per stripe and one for this loop: the batch leaves the
+	 * gate only after the loop has put every stripe, so once no request
+	 * or batch is in flight no stripe is held (r5_set_workers()).
+	 */
+	atomic_set(&rs->remaining, n + 1);
 	r5_enter(conf);
 	for (i = 0; i < n; i++) {
 		struct r5stripe *sh;
@@ -2746,7 +2800,121 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 		r5_work_added_done(conf, sh, how, false);
 		r5_put_stripe(conf, sh);
 	}
+	/* may be the last: md_done_sync() before we return is allowed */
+	r5_sync_put(conf, rs, true);
 	return done;
+}
+
+/* ---- workers ---------------------------------------------------------- */
+
+static void r5_free_workers(struct r5conf *conf)
+{
+	int i;
+
+	for (i = 0; i < R5_MAX_WORKERS; i++) {
+		struct r5worker *w = &conf->workers[i];
+
+		if (w->scratch[1])
+			__free_page(w->scratch[1]);
+		if (w->scratch[0])
+			__free_page(w->scratch[0]);
+		kfree(w->ptrs);
+	}
+	kfree(conf->workers);
+}
+
+/*
+ * A worker's parity scratch pages and pointer array, allocated when it
+ * first gets rows (kept until the array stops).  0 or -ENOMEM.
+ */
+static int r5_worker_prepare(struct r5conf *conf, struct r5worker *w)
+{
+	int width = r5g_syndrome_width(&conf->geo);
+	struct page *s0, *s1;
+	void **ptrs;
+
+	if (w->ptrs)
+		return 0;
+	ptrs = kcalloc(width, sizeof(*ptrs), GFP_KERNEL);
+	s0 = alloc_page(GFP_KERNEL);
+	s1 = alloc_page(GFP_KERNEL);
+	if (!ptrs || !s0 || !s1) {
+		if (s1)
+			__free_page(s1);
+		if (s0)
+			__free_page(s0);
+		kfree(ptrs);
+		return -ENOMEM;
+	}
+	w->scratch[0] = s0;
+	w->scratch[1] = s1;
+	w->ptrs = ptrs;
+	return 0;
+}
+
+/* Workers for md/group_thread_cnt @n: 0 is one per online CPU. */
+static int r5_workers_for(unsigned int n)
+{
+	if (!n)
+		n = num_online_cpus();
+	return clamp_t(int, n, 1, R5_MAX_WORKERS);
+}
+
+/*
+ * All R5_MAX_WORKERS initialised, idle (so worker 0 and the statistics
+ * never move); the first r5_workers_for(0) get rows.
+ */
+static int r5_alloc_workers(struct r5conf *conf)
+{
+	int i, err = 0;
+
+	conf->workers = kcalloc(R5_MAX_WORKERS, sizeof(*conf->workers),
+				GFP_KERNEL);
+	if (!conf->workers)
+		return -ENOMEM;
+	conf->nr_workers = r5_workers_for(0);
+	for (i = 0; i < R5_MAX_WORKERS; i++) {
+		struct r5worker *w = &conf->workers[i];
+
+		w->conf = conf;
+		INIT_WORK(&w->work, raid5_work);
+		spin_lock_init(&w->lock);
+		INIT_LIST_HEAD(&w->handle);
+		if (!err && i < conf->nr_workers)
+			err = r5_worker_prepare(conf, w);
+	}
+	if (err)
+		r5_free_workers(conf);
+	return err;
+}
+
+/*
+ * Spread the rows over the first @nr workers (prepared).  With the gate
+ * shut no request or sync batch is in flight, and after the flush no
+ * worker runs: no stripe is owned or referenced, so each cached stripe
+ * can take its row's new worker.  Stray wake-ups meanwhile (a bitmap
+ * round's, row_wait_work) queue worker 0, which always exists, or find
+ * their lists empty.  Under workers_mutex.
+ */
+static void r5_set_workers(struct r5conf *conf, int nr)
+{
+	struct r5stripe *sh;
+	u32 b;
+
+	lockdep_assert_held(&conf->workers_mutex);
+	r5_gate_shut(conf);
+	flush_workqueue(conf->wq);
+	WARN_ON_ONCE(r5_active(conf));
+	WRITE_ONCE(conf->nr_workers, nr);
+	for (b = 0; b < R5_HASH_SIZE; b++) {
+		struct r5shard *sd = r5_shard_of(conf, b);
+
+		spin_lock_irq(&sd->lock);
+		hlist_for_each_entry(sh, &conf->hash[b], hash)
+			sh->worker = r5_worker_index(conf, sh->sector);
+		spin_unlock_irq(&sd->lock);
+	}
+	r5_gate_open(conf);
 }
 
 /* ---- sysfs ------------------------------------------------------------ */
@@ -2851,6 +3019,176 @@ static ssize_t stripe_cache_active_show(struct mddev *mddev, char *page)
 	return sysfs_emit(page, "%d\n", active);
 }
 
+/*
+ * In-tree md's other raid456 knobs.  Each does here what it does there,
+ * or is refused (-EINVAL, nothing changed) with a kernel-log line saying
+ * why: Documentation/ABI/testing/sysfs-block-md.
+ */
+static ssize_t group_thread_cnt_show(struct mddev *mddev, char *page)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+
+	if (!conf)
+		return -ENODEV;
+	return sysfs_emit(page, "%d\n", READ_ONCE(conf->group_threads));
+}
+
+static ssize_t group_thread_cnt_store(struct mddev *mddev, const char *buf,
+				      size_t len)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+	unsigned int v;
+	int nr, i, err = 0;
+
+	if (kstrtouint(buf, 10, &v) || v > R5_GROUP_THREADS_MAX)
+		return -EINVAL;
+	if (!conf)
+		return -ENODEV;
+	if (v > R5_MAX_WORKERS) {
+		pr_info("md/raid:%s: group_thread_cnt %u: %d stripe workers, the most this stack runs\n",
+			mdname(mddev), v, R5_MAX_WORKERS);
+		v = R5_MAX_WORKERS;
+	}
+	nr = r5_workers_for(v);
+	mutex_lock(&conf->workers_mutex);
+	for (i = 0; i < nr && !err; i++)
+		err = r5_worker_prepare(conf, &conf->workers[i]);
+	if (!err) {
+		if (nr != conf->nr_workers)
+			r5_set_workers(conf, nr);
+		WRITE_ONCE(conf->group_threads, v);
+	}
+	mutex_unlock(&conf->workers_mutex);
+	if (err)
+		return err;
+	return len;
+}
+
+static ssize_t rmw_level_show(struct mddev *mddev, char *page)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+
+	if (!conf)
+		return -ENODEV;
+	return sysfs_emit(page, "%d\n", READ_ONCE(conf->rmw_level));
+}
+
+static ssize_t rmw_level_store(struct mddev *mddev, const char *buf,
+			       size_t len)
+{
+	struct r5conf *conf = r5_sysfs_conf(mddev);
+	unsigned long v;
+
+	if (kstrtoul(buf, 10, &v) || v > R5G_RMW_PREFER)
+		return -EINVAL;
+	if (!conf)
+		return -ENODEV;
+	if (!r5g_rmw_level_ok(&conf->geo, v)) {
+		pr_info_once("md/raid:%s: rmw_level: RAID6 always reconstruct-writes here (no read-modify-write of Q), only 0 is accepted\n",
+			     mdname(mddev));
+		return -EINVAL;
+	}
+	WRITE_ONCE(conf->rmw_level, v);
+	return len;
+}
+
+/* This stack always copies write data into its own stripe pages. */
+static ssize_t skip_copy_show(struct mddev *mddev, char *page)
+{
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	return sysfs_emit(page, "0\n");
+}
+
+static ssize_t skip_copy_store(struct mddev *mddev, const char *buf,
+			       size_t len)
+{
+	unsigned long v;
+
+	if (kstrtoul(buf, 10, &v))
+		return -EINVAL;
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	if (v) {
+		pr_info_once("md/raid:%s: skip_copy: this stack always copies write data into its stripe pages, only 0 is accepted\n",
+			     mdname(mddev));
+		return -EINVAL;
+	}
+	return len;
+}
+
+/*
+ * No stripe waits for reads behind full-row writes: a worker handles
+ * its stripes in arrival order (only a stream's tail waits, for its own
+ * row, by R5_ROW_WAIT_MS), so no bypass is counted; 1 is in-tree's
+ * default, its fair setting, and the only one accepted.
+ */
+static ssize_t preread_bypass_threshold_show(struct mddev *mddev,
+					     char *page)
+{
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	return sysfs_emit(page, "1\n");
+}
+
+static ssize_t preread_bypass_threshold_store(struct mddev *mddev,
+					      const char *buf, size_t len)
+{
+	unsigned long v;
+
+	if (kstrtoul(buf, 10, &v))
+		return -EINVAL;
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	if (v != 1) {
+		pr_info_once("md/raid:%s: preread_bypass_threshold: stripes here are handled in arrival order, no bypass is counted, only 1 is accepted\n",
+			     mdname(mddev));
+		return -EINVAL;
+	}
+	return len;
+}
+
+/*
+ * In-tree: the NVMe stream of partial parity log writes.  No PPL here
+ * (its superblock feature is refused at assembly), so it reads 0 and
+ * every write is refused with -EINVAL, as in-tree answers on an array
+ * without PPL.
+ */
+static ssize_t ppl_write_hint_show(struct mddev *mddev, char *page)
+{
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	return sysfs_emit(page, "0\n");
+}
+
+static ssize_t ppl_write_hint_store(struct mddev *mddev, const char *buf,
+				    size_t len)
+{
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	pr_info_once("md/raid:%s: ppl_write_hint: this stack has no partial parity log, writes are refused\n",
+		     mdname(mddev));
+	return -EINVAL;
+}
+
+/*
+ * A stripe here covers one page of every member (R5_STRIPE_SECTORS).
+ * Read-only, as in-tree makes it where the page is 4 KiB: a write fails
+ * to open (EACCES).
+ */
+static ssize_t stripe_size_show(struct mddev *mddev, char *page)
+{
+	if (!r5_sysfs_conf(mddev))
+		return -ENODEV;
+	return sysfs_emit(page, "%lu\n", PAGE_SIZE);
+}
+
+static struct md_sysfs_entry r5_stripe_size = {
+	.attr = { .name = "stripe_size", .mode = 0444 },
+	.show = stripe_size_show,
+	.unlocked = true,
+};
+
 static struct md_sysfs_entry r5_stripe_cache_size = {
 	.attr = { .name = "stripe_cache_size", .mode = 0644 },
 	.show = stripe_cache_size_show,
@@ -2883,12 +3221,32 @@ static struct md_sysfs_entry r5_stripe_cache_memory_kb = {
 	.unlocked = true,
 };
 
+#define R5_KNOB(knob) \
+static struct md_sysfs_entry r5_##knob = {			\
+	.attr = { .name = #knob, .mode = 0644 },		\
+	.show = knob##_show,					\
+	.store = knob##_store,					\
+	.unlocked = true,					\
+}
+
+R5_KNOB(group_thread_cnt);
+R5_KNOB(rmw_level);
+R5_KNOB(skip_copy);
+R5_KNOB(preread_bypass_threshold);
+R5_KNOB(ppl_write_hint);
+
 static struct attribute *r5_attrs[] = {
 	&r5_stripe_cache_size.attr,
 	&r5_stripe_cache_active.attr,
 	&r5_stripe_cache_budget_kb.attr,
 	&r5_stripe_cache_current.attr,
 	&r5_stripe_cache_memory_kb.attr,
+	&r5_group_thread_cnt.attr,
+	&r5_rmw_level.attr,
+	&r5_skip_copy.attr,
+	&r5_preread_bypass_threshold.attr,
+	&r5_stripe_size.attr,
+	&r5_ppl_write_hint.attr,
 	NULL,
 };
 
@@ -2902,7 +3260,8 @@ static u64 r5_worker_sum(struct r5conf *conf, size_t off)
 	u64 sum = 0;
 	int i;
 
-	for (i = 0; i < conf->nr_workers; i++)
+	/* idle workers too: they keep what they counted before a change */
+	for (i = 0; i < R5_MAX_WORKERS; i++)
 		sum += READ_ONCE(*(u64 *)((char *)&conf->workers[i] + off));
 	return sum;
 }
@@ -3140,23 +3499,18 @@ static void raid5_quiesce(struct mddev *mddev, int quiesce)
 {
 	struct r5conf *conf = mddev->private;
 
+	if (!quiesce) {
+		r5_gate_open(conf);
+		return;
+	}
 	/*
 	 * Flushes queued by make_request calls that have returned are
 	 * requests too: they go on (and are counted) before the gate shuts.
 	 */
-	if (quiesce)
-		flush_work(&conf->flush_work);
-	spin_lock_irq(&conf->lock);
-	WRITE_ONCE(conf->quiesced, !!quiesce);
-	spin_unlock_irq(&conf->lock);
-	if (quiesce) {
-		smp_mb();				/* (G1) */
-		wait_event(conf->wait, !atomic_read(&conf->nr_reqs));
-		/* nothing is held: the bitmap may go, or the array stop */
-		md_bitmap_notify_cancel(mddev->bitmap, &conf->bm_wake);
-	} else {
-		wake_up(&conf->wait);
-	}
+	flush_work(&conf->flush_work);
+	r5_gate_shut(conf);
+	/* nothing is held: the bitmap may go, or the array stop */
+	md_bitmap_notify_cancel(mddev->bitmap, &conf->bm_wake);
 }
 
 static sector_t raid5_size(struct mddev *mddev, sector_t sectors,
@@ -3182,50 +3536,6 @@ static void r5_free_stripes(struct r5conf *conf)
 			list_del(&sh->lru);
 			r5_stripe_free(conf, sh);
 		}
-}
-
-static void r5_free_workers(struct r5conf *conf)
-{
-	int i;
-
-	for (i = 0; i < conf->nr_workers; i++) {
-		struct r5worker *w = &conf->workers[i];
-
-		if (w->scratch[1])
-			__free_page(w->scratch[1]);
-		if (w->scratch[0])
-			__free_page(w->scratch[0]);
-		kfree(w->ptrs);
-	}
-	kfree(conf->workers);
-}
-
-/* One worker per online CPU (at most R5_MAX_WORKERS), idle. */
-static int r5_alloc_workers(struct r5conf *conf)
-{
-	int i, width = r5g_syndrome_width(&conf->geo);
-
-	conf->nr_workers = clamp_t(int, num_online_cpus(), 1, R5_MAX_WORKERS);
-	conf->workers = kcalloc(conf->nr_workers, sizeof(*conf->workers),
-				GFP_KERNEL);
-	if (!conf->workers)
-		return -ENOMEM;
-	for (i = 0; i < conf->nr_workers; i++) {
-		struct r5worker *w = &conf->workers[i];
-
-		w->conf = conf;
-		INIT_WORK(&w->work, raid5_work);
-		spin_lock_init(&w->lock);
-		INIT_LIST_HEAD(&w->handle);
-		w->ptrs = kcalloc(width, sizeof(*w->ptrs), GFP_KERNEL);
-		w->scratch[0] = alloc_page(GFP_KERNEL);
-		w->scratch[1] = alloc_page(GFP_KERNEL);
-		if (!w->ptrs || !w->scratch[0] || !w->scratch[1]) {
-			r5_free_workers(conf);
-			return -ENOMEM;
-		}
-	}
-	return 0;
 }
 
 static void raid5_free_conf(struct r5conf *conf)
@@ -3336,6 +3646,8 @@ static int raid5_run(struct mddev *mddev)
 			     conf->raid_disks * (sizeof(struct r5dev) +
 						 PAGE_SIZE + sizeof(struct bio) +
 						 sizeof(struct bio_vec));
+	conf->rmw_level = r5g_rmw_default(&geo);
+	mutex_init(&conf->workers_mutex);
 	INIT_DELAYED_WORK(&conf->trim_work, r5_trim_work);
 	spin_lock_init(&conf->lock);
 	init_waitqueue_head(&conf->wait);
@@ -3391,10 +3703,12 @@ static int raid5_run(struct mddev *mddev)
 	/*
 	 * Unbound: the scheduler spreads the workers over the CPUs.  A
 	 * worker never sleeps on another, so the rescuer alone (memory
-	 * pressure) still makes progress, one worker after another.
+	 * pressure) still makes progress, one worker after another.  Room
+	 * for every worker: a work item never runs twice at once, so no
+	 * more than nr_workers run, whatever group_thread_cnt makes it.
 	 */
 	conf->wq = alloc_workqueue("%s_raid5", WQ_UNBOUND | WQ_MEM_RECLAIM,
-				   conf->nr_workers, mdname(mddev));
+				   R5_MAX_WORKERS, mdname(mddev));
 	if (!conf->wq)
 		goto exit_bs;
 	/* flush_work waits for member flushes, never on the worker */
@@ -3419,7 +3733,7 @@ static int raid5_run(struct mddev *mddev)
 	spin_unlock_irqrestore(&mddev->lock, flags);
 	mddev->array_sectors = raid5_size(mddev, 0, 0);
 	if (sysfs_create_group(&mddev->kobj, &r5_attr_group))
-		pr_warn("md/raid:%s: cannot create stripe cache sysfs files\n",
+		pr_warn("md/raid:%s: cannot create raid456 sysfs files\n",
 			mdname(mddev));
 	if (sysfs_merge_group(&mddev->kobj, &r5_stats_group))
 		pr_warn("md/raid:%s: cannot create md/stats/stripe_* files\n",

@@ -11,8 +11,10 @@
  *   worker->lock    irq-safe spinlock: that worker's handle list.
  *   conf->lock      irq-safe spinlock: the retry list, the queued
  *                   flushes, the stripes waiting for bitmap bits or for
- *                   the rest of their row, and the stores to min, limit
- *                   and budget_kb.
+ *                   the rest of their row, the gate's depth, and the
+ *                   stores to min, limit and budget_kb.
+ *   workers_mutex   group_thread_cnt stores: the worker count changes
+ *                   with the gate shut and every worker idle.
  *   sh->lock        irq-safe spinlock: the pieces a stripe has not taken
  *                   yet (r5dev.toread/towrite), its pending sync request,
  *                   its reread mask and the R5S_HANDLING bit.
@@ -35,6 +37,7 @@
 
 #include <linux/bio.h>
 #include <linux/mempool.h>
+#include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include "md.h"
 #include "raid5_geom.h"
@@ -66,8 +69,13 @@
 #define R5_SHARD_BITS		4
 #define R5_SHARDS		BIT(R5_SHARD_BITS)
 
-/* Stripe workers: one per online CPU, at most this many. */
+/*
+ * Stripe workers: by default one per online CPU, at most this many;
+ * md/group_thread_cnt sets the count (raid5.c, "Workers").
+ */
 #define R5_MAX_WORKERS		16
+/* the largest md/group_thread_cnt in-tree md accepts (ours: clamped) */
+#define R5_GROUP_THREADS_MAX	8192
 /*
  * Rows go to workers in regions of this many consecutive rows (64 MiB of
  * each member), so a sequential stream is handled by one worker at a
@@ -309,12 +317,30 @@ struct r5conf {
 
 	/* requests and sync batches in flight, for quiesce */
 	atomic_t nr_reqs;
-	/* quiesce(1): admit nothing new; WRITE_ONCE under lock */
-	bool quiesced;
+	/*
+	 * The gate's depth: quiesce(1) calls and worker count changes in
+	 * progress (they may overlap); nonzero admits nothing new.  Stored
+	 * under ->lock with WRITE_ONCE, read with READ_ONCE.
+	 */
+	int quiesced;
 
 	struct workqueue_struct *wq;	/* unbound; runs the workers */
+	/* R5_MAX_WORKERS, all initialised; the first nr_workers get rows */
 	struct r5worker *workers;
-	int nr_workers;			/* fixed at run */
+	/*
+	 * Workers rows are spread over.  Changed (WRITE_ONCE) only under
+	 * workers_mutex with the gate shut and every worker idle, so the
+	 * IO path, which runs only inside the gate, reads it plainly.
+	 */
+	int nr_workers;
+	/*
+	 * md/group_thread_cnt: 0 (one worker per CPU) or the count; stored
+	 * under workers_mutex with WRITE_ONCE, shown with READ_ONCE
+	 */
+	int group_threads;
+	struct mutex workers_mutex;	/* see the locking summary */
+	/* md/rmw_level (enum r5g_rmw_level); WRITE_ONCE, read by owners */
+	int rmw_level;
 	/* PREFLUSH bios waiting for flush_work; conf->lock */
 	struct bio_list flushes;
 	struct workqueue_struct *flush_wq;

@@ -255,3 +255,29 @@ s64 r5g_unmap(const struct r5geom *g, u64 member_sector, int dev)
 		return -1;
 	return (s64)((row * g->data_disks + k) * g->chunk_sectors + offset);
 }
+
+int r5g_rmw_default(const struct r5geom *g)
+{
+	return g->level == 6 ? R5G_RMW_OFF : R5G_RMW_CHEAPER;
+}
+
+bool r5g_rmw_level_ok(const struct r5geom *g, unsigned long level)
+{
+	if (g->level == 6)
+		return level == R5G_RMW_OFF;
+	return level <= R5G_RMW_PREFER;
+}
+
+bool r5g_use_rmw(const struct r5geom *g, int level, bool possible,
+		 int rmw_reads, int rcw_reads)
+{
+	if (!possible || g->level == 6)
+		return false;
+	switch (level) {
+	case R5G_RMW_CHEAPER:
+		return rmw_reads < rcw_reads;
+	case R5G_RMW_PREFER:
+		return rmw_reads <= rcw_reads;
+	}
+	return false;
+}

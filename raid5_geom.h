@@ -102,4 +102,33 @@ void r5g_map(const struct r5geom *g, u64 array_sector, int *dev,
 /* Member sector on data member @dev -> array sector; -1 for parity. */
 s64 r5g_unmap(const struct r5geom *g, u64 member_sector, int dev);
 
+/*
+ * Write policy (md/rmw_level), not format, but as pure as the geometry so
+ * tests/unit/ checks it too.  A write that leaves part of its row as it
+ * is either reads the old data it replaces and P (read-modify-write:
+ * P ^= old ^ new) or reads the rest of the row and computes P afresh
+ * (reconstruct-write).  The values are in-tree's.
+ */
+enum r5g_rmw_level {
+	R5G_RMW_OFF	= 0,	/* always reconstruct-write */
+	R5G_RMW_CHEAPER	= 1,	/* RMW when it reads fewer pages; default */
+	R5G_RMW_PREFER	= 2,	/* RMW also when it reads as many */
+};
+
+/*
+ * RAID4/5: R5G_RMW_CHEAPER.  RAID6: R5G_RMW_OFF, the only level it has
+ * here: Q is always computed from the whole row (no syndrome RMW), which
+ * is what in-tree md reports for RAID6 where it cannot RMW either.
+ */
+int r5g_rmw_default(const struct r5geom *g);
+/* May md/rmw_level be @level on this geometry? */
+bool r5g_rmw_level_ok(const struct r5geom *g, unsigned long level);
+/*
+ * Use read-modify-write for one write operation?  @possible: the row
+ * allows it at all (its parity is trusted, old data and P readable);
+ * @rmw_reads, @rcw_reads: member pages each way must still read.
+ */
+bool r5g_use_rmw(const struct r5geom *g, int level, bool possible,
+		 int rmw_reads, int rcw_reads);
+
 #endif

@@ -13,6 +13,11 @@
  * permutation that equals the data index for the layouts where md's
  * syndrome order is the data order (symmetric, parity-first/last).
  * Bad geometries must be refused with a reason.
+ *
+ * The write policy (md/rmw_level): level 0 never reads-modifies-writes,
+ * 1 only when that reads fewer pages, 2 also on a tie; none of them when
+ * the row does not allow it; RAID6 never, defaults to 0 and takes no
+ * other level; RAID4/5 default to 1 and take 0..2.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,11 +252,54 @@ static void check_refusals(void)
 	}
 }
 
+static void check_rmw_policy(void)
+{
+	struct r5geom g5, g4, g6;
+	const char *why;
+	int lvl, a, b;
+	bool good = true;
+
+	if (r5g_init(&g5, 5, R5G_LEFT_SYMMETRIC, 4, 128, 8, &why) ||
+	    r5g_init(&g4, 4, 0, 4, 128, 8, &why) ||
+	    r5g_init(&g6, 6, R5G_LEFT_SYMMETRIC, 5, 128, 8, &why)) {
+		ok(false, "rmw policy: geometries", "");
+		return;
+	}
+	ok(r5g_rmw_default(&g5) == R5G_RMW_CHEAPER &&
+	   r5g_rmw_default(&g4) == R5G_RMW_CHEAPER &&
+	   r5g_rmw_default(&g6) == R5G_RMW_OFF, "rmw policy: defaults", "");
+	ok(r5g_rmw_level_ok(&g5, 0) && r5g_rmw_level_ok(&g5, 1) &&
+	   r5g_rmw_level_ok(&g5, 2) && !r5g_rmw_level_ok(&g5, 3) &&
+	   !r5g_rmw_level_ok(&g5, (unsigned long)-1) &&
+	   r5g_rmw_level_ok(&g4, 2) && r5g_rmw_level_ok(&g6, 0) &&
+	   !r5g_rmw_level_ok(&g6, 1) && !r5g_rmw_level_ok(&g6, 2),
+	   "rmw policy: accepted levels", "");
+	/* every level and read count pair, RAID4/5 and RAID6 */
+	for (lvl = 0; lvl <= 3; lvl++)
+		for (a = 0; a <= 4; a++)
+			for (b = 0; b <= 4; b++) {
+				bool want = (lvl == 1 && a < b) ||
+					    (lvl == 2 && a <= b);
+
+				good &= r5g_use_rmw(&g5, lvl, true, a, b) == want;
+				good &= r5g_use_rmw(&g4, lvl, true, a, b) == want;
+				good &= !r5g_use_rmw(&g5, lvl, false, a, b);
+				good &= !r5g_use_rmw(&g6, lvl, true, a, b);
+			}
+	ok(good, "rmw policy: level 0 never, 1 cheaper, 2 ties too, RAID6 never",
+	   "");
+	/* the case t53 relies on: one page of a 4-member RAID5, 2 reads each way */
+	ok(!r5g_use_rmw(&g5, R5G_RMW_CHEAPER, true, 2, 2) &&
+	   r5g_use_rmw(&g5, R5G_RMW_PREFER, true, 2, 2),
+	   "rmw policy: a tie is reconstruct-write at 1, RMW at 2", "");
+}
+
 int main(void)
 {
 	check_pictures();
 	check_refusals();
 	check_all();
+	check_rmw_policy();
 	printf("# r5_geom: %d checks, %d failed\n", tests, failed);
 	return failed ? 1 : 0;
 }
