@@ -143,6 +143,8 @@ static inline void md_set_stacking_limits(struct queue_limits *lim)
 {
 	blk_set_stacking_limits(lim);
 	lim->max_zone_append_sectors = 0;
+	/* /sys/block/mdX/queue/iostats reads 1, as in-tree md's */
+	lim->features |= BLK_FEAT_IO_STAT;
 }
 
 /*
@@ -275,6 +277,8 @@ static inline struct gendisk *md_alloc_stacking_disk(int node, bool wc,
 		return ERR_PTR(-ENOMEM);
 	blk_set_stacking_limits(&disk->queue->limits);
 	blk_queue_write_cache(disk->queue, wc, fua);
+	/* /sys/block/mdX/queue/iostats reads 1, as in-tree md's */
+	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
 	return disk;
 }
 
@@ -296,10 +300,15 @@ static inline int md_limits_commit_frozen(struct md_limits *ml)
 	return 0;
 }
 
-/* Back to the stacking defaults (the write cache is a queue flag here). */
+/*
+ * Back to the stacking defaults (the write cache is a queue flag here);
+ * non-rotational until a rotational member stacks, as 6.12's stacking
+ * inherits the feature.
+ */
 static inline void md_limits_set_stacking(struct md_limits *ml)
 {
 	blk_set_stacking_limits(&ml->disk->queue->limits);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, ml->disk->queue);
 }
 
 static inline void md_limits_stack_bdev(struct md_limits *ml,
@@ -307,6 +316,8 @@ static inline void md_limits_stack_bdev(struct md_limits *ml,
 					sector_t offset)
 {
 	disk_stack_limits(ml->disk, bdev, offset << SECTOR_SHIFT);
+	if (!bdev_nonrot(bdev))
+		blk_queue_flag_clear(QUEUE_FLAG_NONROT, ml->disk->queue);
 }
 
 static inline void md_limits_set_write_cache(struct md_limits *ml, bool wc,
