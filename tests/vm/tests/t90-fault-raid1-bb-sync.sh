@@ -14,7 +14,8 @@
 # syncs, each on a fresh array:
 #   - repair (sync_action);
 #   - resync after assembly with --update=resync;
-#   - recovery onto a blank member that replaces member 2.
+#   - recovery onto a blank member (all ones, see blank()) that
+#     replaces member 2.
 # After each: the array reads B in that range and A around it, members
 # 1 and 2 hold B (read straight from their RAM disks), a "check" finds
 # no mismatch, and after stop and assembly the array still reads B.
@@ -51,6 +52,16 @@ bad_write() {
 		$SYS/dev-$K0/bad_blocks
 }
 
+# blank DEV: its first 16 MiB all ones.  Not zeros: mdadm --add copies
+# the bad-block-log feature from member 0's superblock (which has a log
+# now) without writing the new member's log, and in-tree 6.12 rejects a
+# log of zeros ("dm-N does not have a valid v1.2 superblock": its loader
+# refuses a zero-length entry), where all ones is an empty log to both
+blank() {
+	tr '\0' '\377' < /dev/zero | dd of="$1" bs=1M count=16 iflag=fullblock \
+		oflag=direct 2>/dev/null
+}
+
 do_sync() {
 	case $1 in
 	repair)
@@ -61,7 +72,7 @@ do_sync() {
 	recover)
 		mdadm $MD --fail /dev/mapper/d2 && mdadm $MD --remove /dev/mapper/d2 &&
 		mdadm --zero-superblock /dev/mapper/d2 &&
-		dd if=/dev/zero of=/dev/ram2 bs=1M count=16 oflag=direct 2>/dev/null &&
+		blank /dev/ram2 &&
 		mdadm $MD --add /dev/mapper/d2 ;;
 	esac || return 1
 	sleep 1
