@@ -532,11 +532,30 @@ static void bm_write_locked(struct md_bitmap *bm)
 
 /* ---- the write path ------------------------------------------------ */
 
+/*
+ * Set chunk @c's bit in the image; if it was clear, its page is dirty
+ * and gets a new sequence number.  Returns the bit's page.
+ */
+static unsigned int bm_set_bit(struct md_bitmap *bm, unsigned long c)
+{
+	unsigned int p, b;
+
+	lockdep_assert_held(&bm->lock);
+	bm_bit_pos(c, &p, &b);
+	if (!test_bit_le(b, page_address(bm->pages[p]))) {
+		__set_bit_le(b, page_address(bm->pages[p]));
+		bm->dirty_chunks++;
+		__set_bit(p, bm->page_dirty);
+		bm->page_seq[p] = ++bm->dirty_seq;
+	}
+	return p;
+}
+
 u64 md_bitmap_startwrite_nowait(struct md_bitmap *bm, sector_t sector,
 				sector_t sectors)
 {
 	unsigned long c, first, last;
-	unsigned int p, b;
+	unsigned int p;
 	u64 need = 0;
 
 	if (!bm || !sectors)
@@ -547,13 +566,7 @@ u64 md_bitmap_startwrite_nowait(struct md_bitmap *bm, sector_t sector,
 	spin_lock_irq(&bm->lock);
 	for (c = first; c <= last; c++) {
 		bm->cnt[c] = (bm->cnt[c] & BM_COUNT) + 1;
-		bm_bit_pos(c, &p, &b);
-		if (!test_bit_le(b, page_address(bm->pages[p]))) {
-			__set_bit_le(b, page_address(bm->pages[p]));
-			bm->dirty_chunks++;
-			__set_bit(p, bm->page_dirty);
-			bm->page_seq[p] = ++bm->dirty_seq;
-		}
+		p = bm_set_bit(bm, c);
 		/* a bit set by another writer may not be on disk yet */
 		need = max(need, bm->page_seq[p]);
 	}
@@ -1423,19 +1436,12 @@ static void bm_mark_range(struct md_bitmap *bm, unsigned long first,
 			  unsigned long last)
 {
 	unsigned long c = first, end;
-	unsigned int p, b;
 
 	for (;;) {
 		end = min(last, c + BM_MARK_BATCH - 1);
 		spin_lock_irq(&bm->lock);
 		for (; c <= end; c++) {
-			bm_bit_pos(c, &p, &b);
-			if (!test_bit_le(b, page_address(bm->pages[p]))) {
-				__set_bit_le(b, page_address(bm->pages[p]));
-				bm->dirty_chunks++;
-				__set_bit(p, bm->page_dirty);
-				bm->page_seq[p] = ++bm->dirty_seq;
-			}
+			bm_set_bit(bm, c);
 			/* idle for a whole period again before it may clear */
 			bm->cnt[c] &= BM_COUNT;
 		}
