@@ -256,6 +256,12 @@ static inline void md_limits_max_discard_sectors(struct md_limits *ml,
 	ml->lim.max_hw_discard_sectors = sectors;
 }
 
+static inline void md_limits_discard_granularity(struct md_limits *ml,
+						 unsigned int bytes)
+{
+	ml->lim.discard_granularity = bytes;
+}
+
 static inline void md_limits_max_secure_erase_sectors(struct md_limits *ml,
 						      unsigned int sectors)
 {
@@ -352,6 +358,12 @@ static inline void md_limits_max_discard_sectors(struct md_limits *ml,
 						 unsigned int sectors)
 {
 	blk_queue_max_discard_sectors(ml->disk->queue, sectors);
+}
+
+static inline void md_limits_discard_granularity(struct md_limits *ml,
+						 unsigned int bytes)
+{
+	ml->disk->queue->limits.discard_granularity = bytes;
 }
 
 static inline void md_limits_max_secure_erase_sectors(struct md_limits *ml,

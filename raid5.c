@@ -102,6 +102,11 @@
  * (r5g_use_rmw()).  A write that covers the whole row reads nothing.
  * Parity uses the kernel's xor and raid6_pq libraries only.
  *
+ * Discard (devices_handle_discard_safely) is a write of zero pages to
+ * whole rows; a row whose data pages are all zeroes from discards leaves
+ * as discards to every member (r5_row_discarded()), so the bitmap, the
+ * order of a row's operations and member failures need nothing new.
+ *
  * Whole rows from a stream.  A request of a chunk or more that starts
  * where a recent write ended (a sequential stream) and ends inside a
  * row leaves that row's stripes partly written; the stream's next
@@ -136,6 +141,17 @@
 #include "md.h"
 #include "raid5.h"
 #include "md_bitmap.h"
+
+/*
+ * Discard needs members that read zeroes from what they discarded: the
+ * parity of a discarded row is then the zero page it reads back as.  No
+ * member says so reliably, so the admin does, with in-tree md's name.
+ * Read when an array starts or a member is added.
+ */
+static bool devices_handle_discard_safely;
+module_param(devices_handle_discard_safely, bool, 0644);
+MODULE_PARM_DESC(devices_handle_discard_safely,
+		 "Y if every member of every array reads zeroes from discarded sectors: then RAID4/5/6 arrays serve discard");
 
 /* ---- members -------------------------------------------------------- */
 
@@ -1032,6 +1048,12 @@ static void r5_attach(struct r5conf *conf, sector_t sector, int i,
 
 /* ---- data movement and parity --------------------------------------- */
 
+/* A piece of a discard: zeroes, no data in the request. */
+static bool r5_piece_discard(struct r5piece *p)
+{
+	return bio_op(p->req->master) == REQ_OP_DISCARD;
+}
+
 /* Copy between a piece's bytes of its request and the page. */
 static void r5_copy(struct r5piece *p, struct page *page, bool to_page)
 {
@@ -1210,7 +1232,10 @@ static void r5_dev_bio(struct r5stripe *sh, int i, struct md_rdev *rdev,
 	dev->rdev = rdev;
 	bio_init(dev->bio, rdev->bdev, dev->bio->bi_inline_vecs, 1, opf);
 	dev->bio->bi_iter.bi_sector = sh->sector + rdev->data_offset;
-	__bio_add_page(dev->bio, dev->page, PAGE_SIZE, 0);
+	if (op_is_discard(opf))
+		dev->bio->bi_iter.bi_size = PAGE_SIZE;
+	else
+		__bio_add_page(dev->bio, dev->page, PAGE_SIZE, 0);
 	dev->bio->bi_end_io = r5_dev_endio;
 	dev->bio->bi_private = sh;
 }
@@ -1685,8 +1710,13 @@ static void r5_compute_write(struct r5conf *conf, struct r5stripe *sh)
 
 		if (list_empty(&dev->writing))
 			continue;
-		list_for_each_entry(pc, &dev->writing, node)
-			r5_copy(pc, dev->page, true);
+		list_for_each_entry(pc, &dev->writing, node) {
+			if (r5_piece_discard(pc))
+				memset(page_address(dev->page) + pc->off, 0,
+				       pc->len);
+			else
+				r5_copy(pc, dev->page, true);
+		}
 		set_bit(R5D_UPTODATE, &dev->flags);
 		set_bit(R5D_WRITE, &dev->flags);
 	}
@@ -1796,8 +1826,35 @@ static void r5_compute(struct r5conf *conf, struct r5stripe *sh)
 }
 
 /* Issue the writes compute asked for; false if there are none.  Owner. */
+/*
+ * Is every data page of the write zeroes from discard pieces alone?
+ * Then the whole row, parity included (the parity of zeroes is zero),
+ * may be discarded rather than written.
+ */
+static bool r5_row_discarded(struct r5conf *conf, struct r5stripe *sh)
+{
+	struct r5piece *pc;
+	int i;
+
+	if (sh->op != R5_OP_WRITE)
+		return false;
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (dev->role < 0)
+			continue;
+		if (list_empty(&dev->writing))
+			return false;
+		list_for_each_entry(pc, &dev->writing, node)
+			if (!r5_piece_discard(pc))
+				return false;
+	}
+	return true;
+}
+
 static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 {
+	bool discard = r5_row_discarded(conf, sh);
 	blk_opf_t opf = REQ_OP_WRITE;
 	struct md_rdev *rdev;
 	unsigned long mask = 0;
@@ -1828,6 +1885,16 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 	}
 	if (!mask)
 		return false;
+	/*
+	 * A member that cannot discard (a spare added since) gets the zero
+	 * page written instead, and so does every other: what each member
+	 * then reads back is the same either way.
+	 */
+	for_each_set_bit(i, &mask, conf->raid_disks)
+		if (!bdev_max_discard_sectors(sh->dev[i].rdev->bdev))
+			discard = false;
+	if (discard)
+		opf = REQ_OP_DISCARD;
 	if (sh->op == R5_OP_WRITE) {
 		struct r5worker *w = r5_worker(conf, sh);
 
@@ -2593,13 +2660,76 @@ static sector_t r5_stream_tail(struct r5conf *conf, struct bio *bio)
 	return in_row ? end - in_row : MD_MAX_SECTOR;
 }
 
+/*
+ * A discard serves whole rows only, and drops what it covers of a row
+ * partly, as in-tree md does: a part of a row would leave a row whose
+ * parity is not the parity of its data.  Every data page of a row gets
+ * its piece before the stripe may run, so the row is discarded in one
+ * operation (r5_row_discarded()).
+ */
+static void r5_attach_discard(struct r5conf *conf, struct r5req *req,
+			      sector_t sector)
+{
+	struct r5stripe *sh = r5_get_stripe(conf, sector, false);
+	struct r5piece *p, *tmp;
+	LIST_HEAD(pieces);
+	int i, how;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (sh->dev[i].role < 0)
+			continue;
+		p = mempool_alloc(&conf->piece_pool, GFP_NOIO);
+		p->req = req;
+		p->off = 0;
+		p->len = PAGE_SIZE;
+		p->boff = 0;
+		p->tail = false;
+		p->waited = false;
+		atomic_inc(&req->remaining);
+		list_add_tail(&p->node, &pieces);
+	}
+	spin_lock_irq(&sh->lock);
+	i = 0;
+	list_for_each_entry_safe(p, tmp, &pieces, node) {
+		while (sh->dev[i].role < 0)
+			i++;
+		list_move_tail(&p->node, &sh->dev[i++].towrite);
+	}
+	how = r5_work_added(sh);
+	spin_unlock_irq(&sh->lock);
+	r5_work_added_done(conf, sh, how, true);
+	r5_put_stripe(conf, sh);
+}
+
+static void r5_discard_submit(struct r5conf *conf, struct r5req *req)
+{
+	u32 chunk = conf->geo.chunk_sectors;
+	u32 row = chunk * conf->geo.data_disks;
+	sector_t first = req->iter.bi_sector;
+	sector_t last = first + (req->iter.bi_size >> SECTOR_SHIFT);
+	struct blk_plug plug;
+	sector_t s;
+
+	/* whole rows [first, last), as member sectors */
+	first = DIV_ROUND_UP_SECTOR_T(first, row) * chunk;
+	sector_div(last, row);
+	last *= chunk;
+	blk_start_plug(&plug);
+	for (s = first; s < last; s += R5_STRIPE_SECTORS)
+		r5_attach_discard(conf, req, s);
+	blk_finish_plug(&plug);
+	r5_req_put(req);	/* the bias */
+}
+
 static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 {
 	struct r5conf *conf = mddev->private;
 	struct r5req *req;
 	bool write;
 
-	if (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) {
+	/* discard reaches us only where r5_set_limits() offered it */
+	if (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE &&
+	    bio_op(bio) != REQ_OP_DISCARD) {
 		bio->bi_status = BLK_STS_NOTSUPP;
 		bio_endio(bio);
 		return;
@@ -2611,7 +2741,7 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		queue_work(conf->flush_wq, &conf->flush_work);
 		return;
 	}
-	write = bio_op(bio) == REQ_OP_WRITE;
+	write = op_is_write(bio_op(bio));
 	if (write)
 		md_write_start(mddev, bio);
 	r5_enter(conf);
@@ -2619,7 +2749,7 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		return;
 	req = r5_req_alloc(conf, bio);
 	req->start = md_io_start(mddev, bio);
-	if (write)
+	if (bio_op(bio) == REQ_OP_WRITE)
 		req->tail_from = r5_stream_tail(conf, bio);
 	/*
 	 * The bits of every row it touches are on disk before any write:
@@ -2634,7 +2764,10 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		if (req->bm_need)
 			req->bm_since = local_clock();
 	}
-	r5_req_submit(conf, req);
+	if (bio_op(bio) == REQ_OP_DISCARD)
+		r5_discard_submit(conf, req);
+	else
+		r5_req_submit(conf, req);
 }
 
 /*
@@ -3398,6 +3531,37 @@ static void raid5_error_handler(struct mddev *mddev, struct md_rdev *rdev)
  * The array's limits for raid5, in one update: those of @rdev first when
  * a spare joins (its block sizes and alignment), then our own again.
  */
+/*
+ * Discard in whole rows.  The granularity is a row of data rounded up to
+ * a power of two, as in-tree md's: the block layer aligns the discards
+ * it issues to the granularity with power-of-two arithmetic.  A row that
+ * a split cuts is dropped by both halves, like any part of a row.  A bio
+ * carries at most 256 MiB, a whole number of granules.  Every member must
+ * discard; a member added later that cannot gets zeroes written instead
+ * (r5_issue_writes()).
+ */
+static void r5_set_discard(struct mddev *mddev, struct r5conf *conf,
+			   struct md_limits *ml)
+{
+	u64 row = (u64)conf->geo.chunk_sectors * conf->geo.data_disks <<
+		  SECTOR_SHIFT;
+	bool ok = READ_ONCE(devices_handle_discard_safely);
+	struct md_rdev *rdev;
+	u32 granule;
+
+	rdev_for_each(rdev, mddev)
+		if (!test_bit(RD_FAULTY, &rdev->flags) &&
+		    !bdev_max_discard_sectors(rdev->bdev))
+			ok = false;
+	if (!ok || row > SZ_256M) {
+		md_limits_max_discard_sectors(ml, 0);
+		return;
+	}
+	granule = roundup_pow_of_two(row);
+	md_limits_discard_granularity(ml, granule);
+	md_limits_max_discard_sectors(ml, SZ_256M >> SECTOR_SHIFT);
+}
+
 static int r5_set_limits(struct mddev *mddev, struct r5conf *conf,
 			 struct md_rdev *rdev)
 {
@@ -3419,10 +3583,11 @@ static int r5_set_limits(struct mddev *mddev, struct r5conf *conf,
 	md_limits_io_opt(&ml, (conf->geo.chunk_sectors << SECTOR_SHIFT) *
 			 conf->geo.data_disks);
 	/*
-	 * No discard, secure erase or write-zeroes: parity would have to
-	 * follow them, and make_request refuses them.
+	 * No secure erase or write-zeroes: parity would have to follow
+	 * them, and make_request refuses them.  Discard only where the
+	 * admin vouches for the members (devices_handle_discard_safely).
 	 */
-	md_limits_max_discard_sectors(&ml, 0);
+	r5_set_discard(mddev, conf, &ml);
 	md_limits_max_secure_erase_sectors(&ml, 0);
 	md_limits_max_write_zeroes_sectors(&ml, 0);
 	return md_limits_end(mddev, &ml);

@@ -207,7 +207,8 @@ nullb_teardown() {
 
 # nullb_setup NR SIZE_MIB [MBPS [LAT_US]]: fresh /dev/nullb0..NR-1 (MBPS
 # MB/s each, default 100; every request completes LAT_US after it
-# starts, default 50), listed in NULLB_DEVS.
+# starts, default 50), listed in NULLB_DEVS; NULLB_DISCARD=1: they
+# serve discard (and read zeroes from what they discarded).
 nullb_setup() {
 	nullb_teardown
 	modprobe null_blk nr_devices=0 || return 1
@@ -223,6 +224,7 @@ nullb_setup() {
 		echo $((${4:-50} * 1000)) > "$_d/completion_nsec" &&
 		echo 2 > "$_d/queue_mode" &&
 		echo 32 > "$_d/hw_queue_depth" &&
+		echo "${NULLB_DISCARD:-0}" > "$_d/discard" &&
 		echo 1 > "$_d/power" || return 1
 		# 6.1 names the disk after the configfs directory
 		NULLB_DEVS="$NULLB_DEVS /dev/nullb$_i"
