@@ -861,6 +861,31 @@ void md_wait_member_dirs(void)
 	flush_workqueue(md_misc_wq);
 }
 
+/*
+ * A member that does not take REQ_NOWAIT joined a running array (a spare,
+ * not in a slot yet): the array stops taking it at once, as in-tree, so
+ * no nowait bio is admitted that this member could not serve.  It is
+ * taken again only when the array runs again with every member taking it.
+ * An array not running gets its limits at md_run().
+ */
+static void md_limits_drop_nowait(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct md_limits ml;
+
+	if (!mddev->pers || bdev_nowait(rdev->bdev) ||
+	    !bdev_nowait(mddev->gendisk->part0))
+		return;
+	if (!md_limits_begin(mddev, &ml))
+		return;
+	md_limits_clear_nowait(&ml);
+	if (md_limits_end(mddev, &ml))
+		pr_warn("md: %s: could not stop taking REQ_NOWAIT for %pg\n",
+			mdname(mddev), rdev->bdev);
+	else
+		pr_info("md: %s: %pg does not take REQ_NOWAIT, nor does the array now\n",
+			mdname(mddev), rdev->bdev);
+}
+
 static int md_bind_rdev(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct md_core_rdev *cr = to_core_rdev(rdev);
@@ -893,6 +918,7 @@ static int md_bind_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	mutex_lock(&core->sb_mutex);
 	list_add_rcu(&rdev->same_set, &mddev->disks);
 	mutex_unlock(&core->sb_mutex);
+	md_limits_drop_nowait(mddev, rdev);
 	return 0;
 
 unset_mddev:
