@@ -456,8 +456,13 @@ static inline void md_io_end(struct mddev *mddev, struct bio *bio,
 	this_cpu_inc(mddev->fg->completed);
 }
 
-/* Before a write reaches members (may sleep until the array is dirty). */
-void md_write_start(struct mddev *mddev, struct bio *bio);
+/*
+ * Before a write reaches members (may sleep until the array is dirty).
+ * False only for a REQ_NOWAIT bio that would have to sleep: then nothing
+ * is owed (no md_write_end()) and the caller ends it with
+ * bio_wouldblock_error().
+ */
+bool md_write_start(struct mddev *mddev, struct bio *bio);
 /* raid1 calls it from bio completion (any context, hardirq too). */
 void md_write_end(struct mddev *mddev);
 

@@ -16,7 +16,9 @@
  *  - block_device_operations .open gets the gendisk and a blk_mode_t,
  *    .release no mode, and the ioctls a blk_mode_t (6.5);
  *  - register_sysctl() counts a table's entries (6.6), where it looked
- *    for an empty one at the end, and refuses such an entry (6.11).
+ *    for an empty one at the end, and refuses such an entry (6.11);
+ *  - "this disk takes REQ_NOWAIT" became a limit feature (6.11), where it
+ *    was a queue flag.
  *
  * How each is picked.  By what the target headers compile, not by their
  * version: md_compat_probe.sh, run by Kbuild before any object compiles
@@ -199,21 +201,35 @@ static inline int md_limits_commit_frozen(struct md_limits *ml)
 	return err;
 }
 
-/* Back to the stacking defaults, features (write cache, FUA) cleared. */
+/*
+ * Back to the stacking defaults, features (write cache, FUA) cleared,
+ * and REQ_NOWAIT taken until a member that lacks it stacks.
+ */
 static inline void md_limits_set_stacking(struct md_limits *ml)
 {
 	md_set_stacking_limits(&ml->lim);
+	ml->lim.features |= BLK_FEAT_NOWAIT;
+}
+
+/* The disk no longer takes REQ_NOWAIT (a member that lacks it joined). */
+static inline void md_limits_clear_nowait(struct md_limits *ml)
+{
+	ml->lim.features &= ~BLK_FEAT_NOWAIT;
 }
 
 /*
  * Stack the limits of @bdev, whose data starts @offset sectors in; a
- * misaligned member is reported under the disk's name.
+ * misaligned member is reported under the disk's name.  A member without
+ * REQ_NOWAIT takes it from the disk; cleared here too rather than trust
+ * the block layer's stacking to do it.
  */
 static inline void md_limits_stack_bdev(struct md_limits *ml,
 					struct block_device *bdev,
 					sector_t offset)
 {
 	queue_limits_stack_bdev(&ml->lim, bdev, offset, ml->disk->disk_name);
+	if (!bdev_nowait(bdev))
+		md_limits_clear_nowait(ml);
 }
 
 static inline void md_limits_set_write_cache(struct md_limits *ml, bool wc,
@@ -309,12 +325,21 @@ static inline int md_limits_commit_frozen(struct md_limits *ml)
 /*
  * Back to the stacking defaults (the write cache is a queue flag here);
  * non-rotational until a rotational member stacks, as 6.12's stacking
- * inherits the feature.
+ * inherits the feature, and REQ_NOWAIT taken until a member that lacks
+ * it stacks.  The flags change the live queue one at a time, so a
+ * nowait bio may slip in before a member without it has cleared the
+ * flag: harmless, the personalities never pass REQ_NOWAIT to a member.
  */
 static inline void md_limits_set_stacking(struct md_limits *ml)
 {
 	blk_set_stacking_limits(&ml->disk->queue->limits);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, ml->disk->queue);
+	blk_queue_flag_set(QUEUE_FLAG_NOWAIT, ml->disk->queue);
+}
+
+static inline void md_limits_clear_nowait(struct md_limits *ml)
+{
+	blk_queue_flag_clear(QUEUE_FLAG_NOWAIT, ml->disk->queue);
 }
 
 static inline void md_limits_stack_bdev(struct md_limits *ml,
@@ -324,6 +349,8 @@ static inline void md_limits_stack_bdev(struct md_limits *ml,
 	disk_stack_limits(ml->disk, bdev, offset << SECTOR_SHIFT);
 	if (!bdev_nonrot(bdev))
 		blk_queue_flag_clear(QUEUE_FLAG_NONROT, ml->disk->queue);
+	if (!bdev_nowait(bdev))
+		md_limits_clear_nowait(ml);
 }
 
 static inline void md_limits_set_write_cache(struct md_limits *ml, bool wc,

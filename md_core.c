@@ -359,6 +359,16 @@ static void md_enter_rw(struct mddev *mddev)
  * The bio goes to the personality as it is: it does the accounting
  * (md_io_start/md_io_end) on the requests it serves, so the core needs
  * no clone of its own to see completions.
+ *
+ * REQ_NOWAIT (the queue takes it when every member does: md_compat.h's
+ * md_limits_*): wherever the submitter would sleep for the array (the
+ * gate here, the clean->dirty superblock write in md_write_start(), a
+ * personality's barriers, gates and stripes), the bio ends with
+ * BLK_STS_AGAIN instead and whatever it had taken is given back.  Waits
+ * that are bounded by IO already in flight (mempools and biosets with
+ * reserves) stay, each said where it is.  Members never see REQ_NOWAIT:
+ * the personalities clear it on every bio they send down, since a
+ * member's BLK_STS_AGAIN would read as a member error.
  */
 static void md_submit_bio(struct bio *bio)
 {
@@ -370,8 +380,14 @@ static void md_submit_bio(struct bio *bio)
 	if (!bio)
 		return;
 
-	while (!percpu_ref_tryget_live(&core->active_io))
+	while (!percpu_ref_tryget_live(&core->active_io)) {
+		/* suspended: nothing taken yet, so nothing to give back */
+		if (bio->bi_opf & REQ_NOWAIT) {
+			bio_wouldblock_error(bio);
+			return;
+		}
 		wait_event(core->suspend_wq, !md_gate_closed(core));
+	}
 
 	pers = READ_ONCE(mddev->pers);
 	if (!pers) {
@@ -414,6 +430,8 @@ void md_update_sb(struct mddev *mddev)
 	md_notify(mddev->sysfs_state);
 }
 
+static void md_safe_mode_arm(struct mddev *mddev);
+
 /* safe_mode_adaptive: a write ends a clean period; was it too short? */
 static void md_clean_period_ended(struct mddev *mddev)
 {
@@ -426,14 +444,14 @@ static void md_clean_period_ended(struct mddev *mddev)
 					     READ_ONCE(mddev->safe_mode_delay)));
 }
 
-void md_write_start(struct mddev *mddev, struct bio *bio)
+bool md_write_start(struct mddev *mddev, struct bio *bio)
 {
 	struct md_core *core = to_core(mddev);
 	bool marked;
 	u64 t0 = 0, dt;
 
 	if (bio_data_dir(bio) != WRITE)
-		return;
+		return true;
 	if (READ_ONCE(mddev->ro) == 2)
 		md_enter_rw(mddev);
 	if (test_bit(MDC_SAFEMODE_FIRED, &core->core_flags))
@@ -468,6 +486,16 @@ void md_write_start(struct mddev *mddev, struct bio *bio)
 		md_wakeup_thread(mddev);
 		if (marked)
 			md_notify(mddev->sysfs_state);
+		/*
+		 * REQ_NOWAIT: no count was taken (wp_start() failed).  The
+		 * dirty mark stays and the md thread writes it, so a retry
+		 * finds it done; should none come, the safe-mode timer
+		 * marks the array clean again, as after a write.
+		 */
+		if (bio->bi_opf & REQ_NOWAIT) {
+			md_safe_mode_arm(mddev);
+			return false;
+		}
 		wait_event(mddev->sb_wait,
 			   !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags));
 	}
@@ -481,6 +509,7 @@ void md_write_start(struct mddev *mddev, struct bio *bio)
 			core->write_wait_ns_max = dt;
 		spin_unlock_irq(&mddev->lock);
 	}
+	return true;
 }
 EXPORT_SYMBOL_GPL(md_write_start);
 
@@ -494,18 +523,21 @@ EXPORT_SYMBOL_GPL(md_write_start);
  * With safe_mode_adaptive, after a clean period shorter than the delay
  * the expiry moves to the end of that same range (wp_safe_mode_expiry()).
  */
-void md_write_end(struct mddev *mddev)
+static void md_safe_mode_arm(struct mddev *mddev)
 {
 	struct md_core *core = to_core(mddev);
-	unsigned long delay;
+	unsigned long delay = READ_ONCE(mddev->safe_mode_delay);
 
-	if (wp_end(&mddev->wp)) {
-		delay = READ_ONCE(mddev->safe_mode_delay);
-		if (delay)
-			mod_timer(&mddev->safe_mode_timer,
-				  wp_safe_mode_expiry(jiffies, delay,
-						      READ_ONCE(core->sm_late)));
-	}
+	if (delay)
+		mod_timer(&mddev->safe_mode_timer,
+			  wp_safe_mode_expiry(jiffies, delay,
+					      READ_ONCE(core->sm_late)));
+}
+
+void md_write_end(struct mddev *mddev)
+{
+	if (wp_end(&mddev->wp))
+		md_safe_mode_arm(mddev);
 }
 EXPORT_SYMBOL_GPL(md_write_end);
 
@@ -829,6 +861,31 @@ void md_wait_member_dirs(void)
 	flush_workqueue(md_misc_wq);
 }
 
+/*
+ * A member that does not take REQ_NOWAIT joined a running array (a spare,
+ * not in a slot yet): the array stops taking it at once, as in-tree, so
+ * no nowait bio is admitted that this member could not serve.  It is
+ * taken again only when the array runs again with every member taking it.
+ * An array not running gets its limits at md_run().
+ */
+static void md_limits_drop_nowait(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct md_limits ml;
+
+	if (!mddev->pers || bdev_nowait(rdev->bdev) ||
+	    !bdev_nowait(mddev->gendisk->part0))
+		return;
+	if (!md_limits_begin(mddev, &ml))
+		return;
+	md_limits_clear_nowait(&ml);
+	if (md_limits_end(mddev, &ml))
+		pr_warn("md: %s: could not stop taking REQ_NOWAIT for %pg\n",
+			mdname(mddev), rdev->bdev);
+	else
+		pr_info("md: %s: %pg does not take REQ_NOWAIT, nor does the array now\n",
+			mdname(mddev), rdev->bdev);
+}
+
 static int md_bind_rdev(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct md_core_rdev *cr = to_core_rdev(rdev);
@@ -861,6 +918,7 @@ static int md_bind_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	mutex_lock(&core->sb_mutex);
 	list_add_rcu(&rdev->same_set, &mddev->disks);
 	mutex_unlock(&core->sb_mutex);
+	md_limits_drop_nowait(mddev, rdev);
 	return 0;
 
 unset_mddev:

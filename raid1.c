@@ -145,15 +145,25 @@ static void wait_barrier_slow(struct r1conf *conf, unsigned int idx)
 	spin_unlock_irq(&conf->lock);
 }
 
-/* Normal IO enters @idx; may sleep. */
-static void wait_barrier(struct r1conf *conf, unsigned int idx)
+/*
+ * Normal IO enters @idx; may sleep, unless @nowait: then false, and
+ * nothing is counted, when it would.
+ */
+static bool wait_barrier(struct r1conf *conf, unsigned int idx, bool nowait)
 {
 	atomic_inc(&conf->nr_pending[idx]);
 	smp_mb__after_atomic();			/* (B1) */
 	if (likely(!READ_ONCE(conf->frozen) &&
 		   !atomic_read(&conf->barrier[idx])))
-		return;
+		return true;
+	if (nowait) {
+		atomic_dec(&conf->nr_pending[idx]);
+		/* raise/freeze/quiesce may wait for that decrement */
+		wake_up(&conf->wait);
+		return false;
+	}
 	wait_barrier_slow(conf, idx);
+	return true;
 }
 
 /*
@@ -403,14 +413,21 @@ static bool r1_behind_settled(struct r1conf *conf, struct r1bio *r1,
 	return *ret != R1W_WAIT;
 }
 
-/* A write waits here before it enters its bucket; may sleep. */
-static void r1_behind_write_wait(struct r1conf *conf, struct r1bio *r1)
+/*
+ * A write waits here before it enters its bucket; may sleep, unless
+ * @nowait: then false when it would.
+ */
+static bool r1_behind_write_wait(struct r1conf *conf, struct r1bio *r1,
+				 bool nowait)
 {
 	int ret;
 
 	if (!r1->sectors || !READ_ONCE(conf->behind_writes))
-		return;
+		return true;
+	if (nowait)
+		return r1_behind_settled(conf, r1, -1, &ret);
 	wait_event(conf->behind_wait, r1_behind_settled(conf, r1, -1, &ret));
+	return true;
 }
 
 /*
@@ -465,7 +482,9 @@ static struct bio *r1_behind_copy(struct r1conf *conf, struct r1bio *r1)
 	for (i = 0; i < nr; i++) {
 		struct page *page;
 
-		page = alloc_page(GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN);
+		/* REQ_NOWAIT: no reclaim; without pages it is synchronous */
+		page = alloc_page((master->bi_opf & REQ_NOWAIT ? GFP_NOWAIT :
+				   GFP_NOIO | __GFP_NORETRY) | __GFP_NOWARN);
 		if (!page) {
 			r1_behind_free(copy);
 			return NULL;
@@ -660,10 +679,21 @@ static void r1_finish(struct r1bio *r1, blk_status_t status)
 	allow_barrier(conf, idx);
 }
 
+/*
+ * An r1bio for @bio, accounted (md_io_start()) unless @bio is REQ_NOWAIT:
+ * that one is accounted (r1_nowait_account()) only once nothing can turn
+ * it away any more, so a bio ended with BLK_STS_AGAIN was never counted.
+ * Other bios wait for a pool element, which IO in flight gives back; a
+ * REQ_NOWAIT one takes what is there at once or gets NULL.
+ */
 static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 {
-	struct r1bio *r1 = mempool_alloc(conf->r1bio_pool, GFP_NOIO);
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	struct r1bio *r1;
 
+	r1 = mempool_alloc(conf->r1bio_pool, nowait ? GFP_NOWAIT : GFP_NOIO);
+	if (!r1)
+		return NULL;
 	memset(r1, 0, struct_size(r1, slots, conf->raid_disks));
 	r1->conf = conf;
 	r1->master = bio;
@@ -672,8 +702,15 @@ static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 	r1->bucket = r1_bucket(r1->sector);
 	r1->read_disk = -1;
 	INIT_LIST_HEAD(&r1->retry);
-	r1->start = md_io_start(conf->mddev, bio);
+	if (!nowait)
+		r1->start = md_io_start(conf->mddev, bio);
 	return r1;
+}
+
+static void r1_nowait_account(struct r1bio *r1)
+{
+	if (r1->master->bi_opf & REQ_NOWAIT)
+		r1->start = md_io_start(r1->conf->mddev, r1->master);
 }
 
 static struct bio *r1_clone(struct r1bio *r1, int disk, bio_end_io_t *endio)
@@ -683,9 +720,18 @@ static struct bio *r1_clone(struct r1bio *r1, int disk, bio_end_io_t *endio)
 	struct r1clone *rc;
 	struct bio *bio;
 
+	/* a bioset with a reserve: completions in flight refill it */
 	bio = bio_alloc_clone(rdev->bdev, r1->slots[disk].behind ?
 			      r1->behind : r1->master, GFP_NOIO,
 			      &conf->clone_bs);
+	/*
+	 * Never REQ_NOWAIT on a member: its BLK_STS_AGAIN would be taken
+	 * for a member error (a failed member, a bad block recorded), and
+	 * a write some mirrors took and one refused cannot be undone.  The
+	 * member may make the submitter wait for a request slot, as the
+	 * array's nowait promise covers md's own waits only.
+	 */
+	bio->bi_opf &= ~REQ_NOWAIT;
 	rc = container_of(bio, struct r1clone, bio);
 	rc->r1 = r1;
 	rc->disk = disk;
@@ -800,39 +846,88 @@ static void r1_read_endio(struct bio *bio)
 	r1_queue_retry(r1);
 }
 
-/* Issue (or reissue, from the worker) a read; false if no mirror is left. */
-static bool r1_submit_read(struct r1bio *r1)
+#define R1_READ_NONE		-1	/* no mirror can serve it */
+#define R1_READ_WOULD_BLOCK	-2	/* @nowait, and a wait was due */
+
+/*
+ * The mirror to read @r1 from, pinned, or R1_READ_NONE.  A behind write
+ * in flight over the range there is waited for, unless @nowait: then
+ * R1_READ_WOULD_BLOCK, with nothing pinned.
+ */
+static int r1_pick_read(struct r1bio *r1, bool nowait)
 {
-	struct bio *clone;
+	struct r1conf *conf = r1->conf;
 	int disk;
 
 	for (;;) {
-		disk = read_balance(r1->conf, r1);
+		disk = read_balance(conf, r1);
 		if (disk < 0)
-			return false;
-		if (r1_behind_read_ok(r1->conf, r1, disk))
-			break;
+			return R1_READ_NONE;
+		if (nowait && atomic_read(&conf->mirrors[disk].behind) &&
+		    r1_behind_check(conf, r1->sector, r1->sectors,
+				    disk) == R1W_WAIT) {
+			md_rdev_unpin(r1->slots[disk].rdev);
+			r1->slots[disk].rdev = NULL;
+			return R1_READ_WOULD_BLOCK;
+		}
+		if (r1_behind_read_ok(conf, r1, disk))
+			return disk;
 		/* a behind write failed there: that mirror misses the data */
 		r1->slots[disk].state = R1S_ERR;
 		md_rdev_unpin(r1->slots[disk].rdev);
 	}
-	clone = r1_clone(r1, disk, r1_read_endio);
-	submit_bio_noacct(clone);
+}
+
+static void r1_read_issue(struct r1bio *r1, int disk)
+{
+	submit_bio_noacct(r1_clone(r1, disk, r1_read_endio));
+}
+
+/* Reissue a read from the worker; false if no mirror is left. */
+static bool r1_submit_read(struct r1bio *r1)
+{
+	int disk = r1_pick_read(r1, false);
+
+	if (disk < 0)
+		return false;
+	r1_read_issue(r1, disk);
 	return true;
 }
 
-static void r1_read_request(struct r1conf *conf, struct bio *bio)
+/* False: a REQ_NOWAIT @bio would have waited, and ended with AGAIN. */
+static bool r1_read_request(struct r1conf *conf, struct bio *bio)
 {
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct r1bio *r1 = r1_alloc(conf, bio);
+	int disk;
 
+	if (!r1)
+		goto would_block;
 	/* allocate before counting: the pool refills from completions */
-	wait_barrier(conf, r1->bucket);
-	if (!r1_submit_read(r1)) {
+	if (!wait_barrier(conf, r1->bucket, nowait))
+		goto free;
+	disk = r1_pick_read(r1, nowait);
+	if (disk == R1_READ_WOULD_BLOCK) {
+		allow_barrier(conf, r1->bucket);
+		goto free;
+	}
+	r1_nowait_account(r1);
+	if (disk < 0) {
 		pr_err_ratelimited("md/raid1:%s: no mirror can read sector %llu\n",
 				   mdname(conf->mddev),
 				   (unsigned long long)r1->sector);
 		r1_finish(r1, BLK_STS_IOERR);
+		return true;
 	}
+	r1_read_issue(r1, disk);
+	return true;
+
+free:
+	/* only REQ_NOWAIT gets here: not accounted yet */
+	mempool_free(r1, conf->r1bio_pool);
+would_block:
+	bio_wouldblock_error(bio);
+	return false;
 }
 
 /* What a write whose clones are all done (or handled) returns. */
@@ -949,31 +1044,58 @@ static void r1_write_endio(struct bio *bio)
 	r1_write_put(r1, slot->behind);
 }
 
-static void r1_write_request(struct r1conf *conf, struct bio *bio)
+/*
+ * Count a write in the bitmap, its chunks' bits on disk before any mirror
+ * is written: waits for that bitmap write, unless @nowait: then false
+ * (nothing counted) when the bits are not on disk yet.  Their write is
+ * under way then, so a retry soon finds them there.
+ */
+static bool r1_bitmap_start(struct md_bitmap *bm, struct r1bio *r1,
+			    bool nowait)
+{
+	if (!nowait) {
+		md_bitmap_startwrite(bm, r1->sector, r1->sectors);
+		return true;
+	}
+	if (!md_bitmap_startwrite_nowait(bm, r1->sector, r1->sectors))
+		return true;
+	md_bitmap_endwrite(bm, r1->sector, r1->sectors);
+	return false;
+}
+
+/* False: a REQ_NOWAIT @bio would have waited, and ended with AGAIN. */
+static bool r1_write_request(struct r1conf *conf, struct bio *bio)
 {
 	bool discard = bio_op(bio) == REQ_OP_DISCARD;
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct blk_plug plug;
 	struct md_rdev *rdev;
 	struct r1bio *r1;
 	int i, n = 0, nbehind;
 
 	r1 = r1_alloc(conf, bio);
+	if (!r1) {
+		bio_wouldblock_error(bio);
+		return false;
+	}
 	__set_bit(R1B_WRITE, &r1->flags);
 	if (bio_sectors(bio)) {
-		md_write_start(conf->mddev, bio);
+		if (!md_write_start(conf->mddev, bio))
+			goto would_block;
 		__set_bit(R1B_WSTARTED, &r1->flags);
-		/* the chunk's bit is on disk before any mirror is written */
 		if (conf->mddev->bitmap) {
-			md_bitmap_startwrite(conf->mddev->bitmap, r1->sector,
-					     r1->sectors);
+			if (!r1_bitmap_start(conf->mddev->bitmap, r1, nowait))
+				goto would_block;
 			__set_bit(R1B_BITMAP, &r1->flags);
 		}
 	} else {
 		__set_bit(R1B_FLUSH, &r1->flags);
 	}
 	/* not inside the bucket: a behind clone needs nothing to finish */
-	r1_behind_write_wait(conf, r1);
-	wait_barrier(conf, r1->bucket);
+	if (!r1_behind_write_wait(conf, r1, nowait) ||
+	    !wait_barrier(conf, r1->bucket, nowait))
+		goto would_block;
+	r1_nowait_account(r1);
 
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++) {
@@ -989,7 +1111,7 @@ static void r1_write_request(struct r1conf *conf, struct bio *bio)
 	rcu_read_unlock();
 	if (!n && discard) {
 		r1_finish(r1, BLK_STS_NOTSUPP);
-		return;
+		return true;
 	}
 
 	nbehind = r1_behind_start(conf, r1);
@@ -1002,14 +1124,25 @@ static void r1_write_request(struct r1conf *conf, struct bio *bio)
 			submit_bio_noacct(r1_clone(r1, i, r1_write_endio));
 	blk_finish_plug(&plug);
 	r1_write_put(r1, false);
+	return true;
+
+would_block:
+	/* only REQ_NOWAIT gets here, before it was accounted */
+	if (test_bit(R1B_BITMAP, &r1->flags))
+		md_bitmap_endwrite(conf->mddev->bitmap, r1->sector,
+				   r1->sectors);
+	if (test_bit(R1B_WSTARTED, &r1->flags))
+		md_write_end(conf->mddev);
+	mempool_free(r1, conf->r1bio_pool);
+	bio_wouldblock_error(bio);
+	return false;
 }
 
-static void r1_handle_bio(struct r1conf *conf, struct bio *bio)
+static bool r1_handle_bio(struct r1conf *conf, struct bio *bio)
 {
 	if (op_is_write(bio_op(bio)))
-		r1_write_request(conf, bio);
-	else
-		r1_read_request(conf, bio);
+		return r1_write_request(conf, bio);
+	return r1_read_request(conf, bio);
 }
 
 /*
@@ -1029,9 +1162,19 @@ static void raid1_make_request(struct mddev *mddev, struct bio *bio)
 
 		if (bio_sectors(bio) <= room)
 			break;
+		/* a bioset with a reserve: pieces in flight refill it */
 		split = bio_split(bio, room, GFP_NOIO, &conf->split_bs);
 		bio_chain(split, bio);
-		r1_handle_bio(conf, split);
+		/*
+		 * A REQ_NOWAIT piece turned away: its AGAIN reaches the
+		 * whole bio through the chain, so the rest is not tried.
+		 * Pieces already on their way still complete (the block
+		 * layer's own splits of a nowait bio behave so too).
+		 */
+		if (!r1_handle_bio(conf, split)) {
+			bio_wouldblock_error(bio);
+			return;
+		}
 	}
 	r1_handle_bio(conf, bio);
 }

@@ -239,15 +239,18 @@ static void r5_update_degraded(struct mddev *mddev)
  * r5_leave() runs under rcu_read_lock() and raid5_free() waits for a
  * grace period, so the wake-up never touches a freed conf.
  */
-static void r5_enter(struct r5conf *conf)
+/* Admitted (true), or false with nothing counted if @nowait would wait. */
+static bool r5_enter(struct r5conf *conf, bool nowait)
 {
 	for (;;) {
 		atomic_inc(&conf->nr_reqs);
 		smp_mb__after_atomic();			/* (G1) */
 		if (likely(!smp_load_acquire(&conf->quiesced)))	/* (G3) */
-			return;
+			return true;
 		atomic_dec(&conf->nr_reqs);
 		wake_up(&conf->wait);
+		if (nowait)
+			return false;
 		wait_event(conf->wait, !READ_ONCE(conf->quiesced));
 	}
 }
@@ -290,11 +293,18 @@ static void r5_gate_open(struct r5conf *conf)
 		wake_up(&conf->wait);
 }
 
-/* An r5req for @bio; the caller sets ->start (md_io_start()). */
-static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio)
+/*
+ * An r5req for @bio; the caller sets ->start (md_io_start()).  With
+ * GFP_NOIO it waits for a pool element (requests in flight give them
+ * back); with GFP_NOWAIT it may return NULL.
+ */
+static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio,
+				  gfp_t gfp)
 {
-	struct r5req *req = mempool_alloc(&conf->req_pool, GFP_NOIO);
+	struct r5req *req = mempool_alloc(&conf->req_pool, gfp);
 
+	if (!req)
+		return NULL;
 	req->conf = conf;
 	req->master = bio;
 	req->iter = bio->bi_iter;
@@ -1030,20 +1040,27 @@ static void r5_work_added_done(struct r5conf *conf, struct r5stripe *sh,
 		r5_row_wake(conf, sh, may_plug);
 }
 
-/* Add @p to the stripe of @sector, member @i. */
-static void r5_attach(struct r5conf *conf, sector_t sector, int i,
-		      struct r5piece *p, bool write)
+/*
+ * Add @p to the stripe of @sector, member @i; sleeps for a free stripe,
+ * unless @nowait: then false, and @p is not attached, when none is free.
+ */
+static bool r5_attach(struct r5conf *conf, sector_t sector, int i,
+		      struct r5piece *p, bool write, bool nowait)
 {
-	struct r5stripe *sh = r5_get_stripe(conf, sector, false);
-	struct r5dev *dev = &sh->dev[i];
+	struct r5stripe *sh = r5_get_stripe(conf, sector, nowait);
+	struct r5dev *dev;
 	int how;
 
+	if (!sh)
+		return false;
+	dev = &sh->dev[i];
 	spin_lock_irq(&sh->lock);
 	list_add_tail(&p->node, write ? &dev->towrite : &dev->toread);
 	how = r5_work_added(sh);
 	spin_unlock_irq(&sh->lock);
 	r5_work_added_done(conf, sh, how, true);
 	r5_put_stripe(conf, sh);
+	return true;
 }
 
 /* ---- data movement and parity --------------------------------------- */
@@ -2319,10 +2336,14 @@ static void r5_handle(struct r5conf *conf, struct r5stripe *sh)
 
 /* ---- direct reads ---------------------------------------------------- */
 
-/* Serve [asector, asector + sectors) of @req through the stripe cache. */
-static void r5_attach_range(struct r5conf *conf, struct r5req *req,
+/*
+ * Serve [asector, asector + sectors) of @req through the stripe cache.
+ * With @nowait, false when a piece could not have its element or stripe
+ * at once: the pieces before it are attached, the rest is not.
+ */
+static bool r5_attach_range(struct r5conf *conf, struct r5req *req,
 			    sector_t asector, unsigned int sectors,
-			    unsigned int boff, bool write)
+			    unsigned int boff, bool write, bool nowait)
 {
 	while (sectors) {
 		struct r5piece *p;
@@ -2336,20 +2357,30 @@ static void r5_attach_range(struct r5conf *conf, struct r5req *req,
 		in_page = ms - page_start;
 		n = min_t(unsigned int, sectors, R5_STRIPE_SECTORS - in_page);
 
-		p = mempool_alloc(&conf->piece_pool, GFP_NOIO);
+		/* the pool refills as stripes finish their pieces */
+		p = mempool_alloc(&conf->piece_pool,
+				  nowait ? GFP_NOWAIT : GFP_NOIO);
+		if (!p)
+			return false;
 		p->req = req;
 		p->off = in_page << SECTOR_SHIFT;
 		p->len = n << SECTOR_SHIFT;
 		p->boff = boff;
 		p->tail = write && asector >= req->tail_from;
 		p->waited = false;
+		/* the submitter's bias keeps this from reaching zero here */
 		atomic_inc(&req->remaining);
-		r5_attach(conf, page_start, i, p, write);
+		if (!r5_attach(conf, page_start, i, p, write, nowait)) {
+			atomic_dec(&req->remaining);
+			mempool_free(p, &conf->piece_pool);
+			return false;
+		}
 
 		asector += n;
 		sectors -= n;
 		boff += n << SECTOR_SHIFT;
 	}
+	return true;
 }
 
 static void r5_direct_endio(struct bio *bio)
@@ -2409,7 +2440,7 @@ static void r5_retry_reads(struct r5conf *conf)
 			return;
 		if (!rc->req) {
 			/* a lone clone: its master gets a request now */
-			rc->req = r5_req_alloc(conf, rc->master);
+			rc->req = r5_req_alloc(conf, rc->master, GFP_NOIO);
 			rc->req->start = rc->start;
 		}
 		r5g_map(&conf->geo, rc->asector, &i, &ms);
@@ -2525,7 +2556,10 @@ static bool r5_direct_read_lone(struct r5conf *conf, struct bio *bio)
 	rdev = r5_direct_member(conf, s, n, &ms);
 	if (!rdev)
 		return false;
+	/* a bioset with a reserve: clones in flight refill it */
 	clone = bio_alloc_clone(rdev->bdev, bio, GFP_NOIO, &conf->bs);
+	/* as every member bio: see r5_direct_read() */
+	clone->bi_opf &= ~REQ_NOWAIT;
 	rc = container_of(clone, struct r5clone, bio);
 	rc->req = NULL;
 	rc->master = bio;
@@ -2556,6 +2590,14 @@ static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
 		return false;
 
 	clone = bio_alloc_clone(rdev->bdev, req->master, GFP_NOIO, &conf->bs);
+	/*
+	 * Never REQ_NOWAIT on a member: a failed direct read is retried
+	 * through the stripe cache, which rebuilds and rewrites the range,
+	 * so a member's BLK_STS_AGAIN would read as a bad sector.  (The
+	 * stripes' own member bios never copy the array bio's flags but
+	 * FUA.)  The member may make the submitter wait for a request slot.
+	 */
+	clone->bi_opf &= ~REQ_NOWAIT;
 	rc = container_of(clone, struct r5clone, bio);
 	rc->req = req;
 	rc->master = req->master;
@@ -2610,9 +2652,16 @@ static void r5_bitmap_rows(struct r5conf *conf, struct bio *bio,
 	*len = (last + 1 - first) * chunk;
 }
 
-/* Attach each chunk-sized piece of @req to its stripe, or read direct. */
+/*
+ * Attach each chunk-sized piece of @req to its stripe, or read direct.
+ * A REQ_NOWAIT request stops at the first piece that would wait for a
+ * stripe and ends with BLK_STS_AGAIN once the pieces before it are done:
+ * they cannot be taken back, as the block layer's own split of a nowait
+ * bio cannot; the caller retries the whole range.
+ */
 static void r5_req_submit(struct r5conf *conf, struct r5req *req)
 {
+	bool nowait = req->master->bi_opf & REQ_NOWAIT;
 	u32 chunk = conf->geo.chunk_sectors;
 	sector_t s = req->iter.bi_sector;
 	sector_t end = s + (req->iter.bi_size >> SECTOR_SHIFT);
@@ -2624,8 +2673,12 @@ static void r5_req_submit(struct r5conf *conf, struct r5req *req)
 		unsigned int n = min_t(sector_t, end - s,
 				       chunk - (s & (chunk - 1)));
 
-		if (req->write || !r5_direct_read(conf, req, s, n, boff))
-			r5_attach_range(conf, req, s, n, boff, req->write);
+		if ((req->write || !r5_direct_read(conf, req, s, n, boff)) &&
+		    !r5_attach_range(conf, req, s, n, boff, req->write,
+				     nowait)) {
+			r5_req_fail(req, BLK_STS_AGAIN);
+			break;
+		}
 		s += n;
 		boff += n << SECTOR_SHIFT;
 	}
@@ -2725,7 +2778,7 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 {
 	struct r5conf *conf = mddev->private;
 	struct r5req *req;
-	bool write;
+	bool write, nowait;
 
 	/* discard reaches us only where r5_set_limits() offered it */
 	if (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE &&
@@ -2742,12 +2795,21 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		return;
 	}
 	write = op_is_write(bio_op(bio));
-	if (write)
-		md_write_start(mddev, bio);
-	r5_enter(conf);
+	nowait = bio->bi_opf & REQ_NOWAIT;
+	/* a discard takes a stripe per row: it always may wait */
+	if (nowait && bio_op(bio) == REQ_OP_DISCARD)
+		goto would_block;
+	if (write && !md_write_start(mddev, bio))
+		goto would_block;
+	if (!r5_enter(conf, nowait))
+		goto write_end;
 	if (!write && r5_direct_read_lone(conf, bio))
 		return;
-	req = r5_req_alloc(conf, bio);
+	req = r5_req_alloc(conf, bio, nowait ? GFP_NOWAIT : GFP_NOIO);
+	if (!req) {
+		r5_leave(conf);
+		goto write_end;
+	}
 	req->start = md_io_start(mddev, bio);
 	if (bio_op(bio) == REQ_OP_WRITE)
 		req->tail_from = r5_stream_tail(conf, bio);
@@ -2768,6 +2830,14 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		r5_discard_submit(conf, req);
 	else
 		r5_req_submit(conf, req);
+	return;
+
+write_end:
+	/* only REQ_NOWAIT gets here: nothing but md_write_start() taken */
+	if (write)
+		md_write_end(mddev);
+would_block:
+	bio_wouldblock_error(bio);
 }
 
 /*
@@ -2794,14 +2864,19 @@ static void r5_flush_work(struct work_struct *work)
 		spin_unlock_irq(&conf->lock);
 		if (bio_list_empty(&batch))
 			return;
-		r5_enter(conf);
+		r5_enter(conf, false);
 		r5_flush_members(conf);
 		r5_leave(conf);
 		while ((bio = bio_list_pop(&batch))) {
 			unsigned long start;
 
 			if (bio_sectors(bio)) {
-				bio->bi_opf &= ~REQ_PREFLUSH;
+				/*
+				 * The data goes on from this worker, which
+				 * may wait: a REQ_NOWAIT promise was kept by
+				 * not waiting in the submitter.
+				 */
+				bio->bi_opf &= ~(REQ_PREFLUSH | REQ_NOWAIT);
 				raid5_make_request(mddev, bio);
 				continue;
 			}
@@ -2919,7 +2994,7 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 	 * or batch is in flight no stripe is held (r5_set_workers()).
 	 */
 	atomic_set(&rs->remaining, n + 1);
-	r5_enter(conf);
+	r5_enter(conf, false);
 	for (i = 0; i < n; i++) {
 		struct r5stripe *sh;
 		int how;
