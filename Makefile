@@ -46,7 +46,7 @@ endif
 only-6.1 = @[ "$(KVER)" = 6.1 ] || { echo "make $@: the debug kernel is Debian's 6.1 only (KVER=$(KVER))" >&2; exit 2; }
 
 .PHONY: all build-sources modules setup clean check unit model vm-check demo bench \
-	bench-throttle checkpatch sparse install uninstall dkms-install \
+	bench-throttle bench-delayed checkpatch sparse install uninstall dkms-install \
 	dkms-remove dkms-check check-slow mdadm-suite check-debug debug-kernel \
 	bench-report check-debug-bite torture seekdisk check-compat \
 	sysfs-parity parity-selftest
@@ -204,6 +204,11 @@ bench: $(KABI_FILE)
 # Resync throttle benchmark (issue 5), see BENCHMARKS.md.
 bench-throttle: $(KABI_FILE)
 	$(SRC)/tests/vm/bench-throttle
+
+# Two RAID1 arrays on partitions of the same disks (issue 35): reads on
+# one while the other syncs, and both resyncing; see BENCHMARKS.md.
+bench-delayed: $(KABI_FILE)
+	$(SRC)/tests/vm/bench-delayed
 
 # BENCHMARKS.md's summary table and Documentation/images/bench-summary.png,
 # regenerated from the runs recorded in Documentation/benchmarks/results/.

@@ -11,8 +11,9 @@ only, so anyone can regenerate them and `--check` can tell when the file
 no longer matches the data.
 
   bench_report.py record RESULTDIR [--force]
-        copy a finished run into the record (tests/vm/bench and
-        tests/vm/bench-throttle call this; smoke runs are refused
+        copy a finished run into the record (tests/vm/bench,
+        tests/vm/bench-throttle and tests/vm/bench-delayed call this;
+        smoke runs are refused
         unless --force)
   bench_report.py generate [--check]
         rewrite the summary block of BENCHMARKS.md and the chart
@@ -28,7 +29,12 @@ in-tree's and must satisfy OP VALUE.  A job without a TARGET line gets one
 informational row (IOPS or resync speed).  For the resync throttle bench
 (bench/throttle/summary.py owns its targets) T1 rows give the share of
 idle IOPS each implementation keeps during repair, T2 the idle repair
-speed, T3 whether the sync_speed_min floor and the recovery held.
+speed, T3 whether the sync_speed_min floor and the recovery held.  For
+the bench of two RAID1 arrays on partitions of the same disks
+(tests/vm/bench-delayed, bench/delayed/summary.py owns its target) the
+share of idle QD1 read IOPS kept on one array while the other runs
+repair, that repair's speed, and the time both take to resync after an
+unclean shutdown (lower is better; no target).
 
 Kernels.  Runs on each kernel series (6.1, 6.12: KVER) give rows of their
 own, newest run per series, each against that kernel's in-tree md.  Every
@@ -321,10 +327,65 @@ def throttle_rows(runs):
     return rows
 
 
+def delayed_rows(runs):
+    """Rows for the bench of two arrays sharing disks (issue 35,
+    tests/vm/bench-delayed; bench/delayed/summary.py owns the target):
+    newest recorded run per kernel series and accelerator mode."""
+    latest = {}
+    for name, s in runs:
+        if "delayed" in s:
+            latest[("-icount" in s.get("accel", "tcg"), kernel_series(s))] = (name, s)
+    rows = []
+    for icount, series in sorted(latest):
+        name, s = latest[(icount, series)]
+        d = s["delayed"]
+        c = d.get("config", {})
+        speed = f" {c['mbps']} MB/s" if c.get("mbps", 100) != 100 else ""
+        grp = f"RAID1 x2 on shared disks (nullb{speed})"
+        env = [on_kernel(series).strip()] if on_kernel(series) else []
+        if icount:
+            grp += " (instruction count)"
+            opts = s.get("accel", "").split(", ")[-1]
+            env.append(f'VM_CPUS=1 VM_QEMU_ARGS="{opts}"')
+        if speed:
+            env.append(f"BD_NULLB_MBPS={c['mbps']}")
+        if c.get("part_mb", 1024) != 1024:
+            env.append(f"BD_PART_MB={c['part_mb']}")
+        cmd = " ".join(env + ["tests/vm/bench-delayed"])
+        n = d.get("neighbour", {})
+        a, b = n.get("intree", {}), n.get("fork", {})
+        if b.get("ratio") is not None:
+            work = "N qd1-randread on md0"
+            ra, rb = a.get("ratio"), b["ratio"]
+            rows.append(row(grp, work, "IOPS kept while md1 runs repair", ra, rb, "share",
+                            rb / ra if ra else None, True,
+                            f"fork keeps >= {d.get('target', 0.9) * 100:.0f} %",
+                            b.get("met"), name, s, cmd))
+            wa, wb = a.get("worst_ratio"), b.get("worst_ratio")
+            rows.append(row(grp, work, "IOPS kept while md1 runs repair, worst run", wa, wb,
+                            "share", wb / wa if wa and wb is not None else None, True,
+                            "-", None, name, s, cmd))
+            rows.append(row(grp, work, "md1 repair speed meanwhile", a.get("md1_kibs"),
+                            b.get("md1_kibs"), "kibs", None, True, "-", None, name, s, cmd))
+            rows[-3]["on_value"] = True
+        r = d.get("resync", {})
+        a, b = r.get("intree", {}), r.get("fork", {})
+        if b.get("total_s") is not None:
+            work = "R both resync after unclean shutdown"
+            ta, tb = a.get("total_s"), b["total_s"]
+            rows.append(row(grp, work, "time until both idle", ta, tb, "s",
+                            tb / ta if ta else None, False, "-", None, name, s, cmd))
+            wa, wb = a.get("worst_total_s"), b.get("worst_total_s")
+            rows.append(row(grp, work, "time until both idle, worst run", wa, wb, "s",
+                            wb / wa if wa and wb is not None else None, False, "-", None,
+                            name, s, cmd))
+    return rows
+
+
 def missed_text(r):
     """One missed row: a throttle row names its array and this stack's
     value (its target is on that value), a bench row the ratio."""
-    if "throttle" in r["group"]:
+    if "throttle" in r["group"] or r.get("on_value"):
         return (f"{r['group']} {r['workload']} {r['measure']} ({r['fork']}, "
                 f"target {r['target']})")
     return f"{r['workload']} {r['measure']} ({fmt_x(r['ratio'])}, target {r['target']})"
@@ -441,7 +502,7 @@ plot '{dat}' using (0):1:(0):2:($1-0.35):($1+0.35):3:ytic(4) with boxxyerror lc 
 
 def generate(check):
     runs = recorded_runs()
-    rows = bench_rows(runs) + throttle_rows(runs)
+    rows = bench_rows(runs) + throttle_rows(runs) + delayed_rows(runs)
     rows.sort(key=lambda r: series_key(r["series"]))  # stable: kernel by kernel
     block = render(rows, runs)
     with open(DOC) as f:
