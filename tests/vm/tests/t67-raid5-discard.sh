@@ -16,7 +16,11 @@
 #    the rows' share of each member);
 #  - a check then finds parity consistent (mismatch_cnt 0);
 #  - with a member failed, the degraded array reads the same bytes:
-#    parity of the discarded rows rebuilds zeroes.
+#    parity of the discarded rows rebuilds zeroes;
+#  - a discard of whole rows on the degraded array, then the member
+#    added back and rebuilt: the array reads what it read before the
+#    rebuild (whatever the discard left, it does not change by itself)
+#    and a check finds parity consistent.
 # The rows are a power of two (two data members, 64 KiB chunks: 128
 # KiB), the granularity both stacks use, so the block layer's splits of
 # a discard fall between rows on both.
@@ -116,6 +120,22 @@ fail_one() {
 	[ "$(cat /sys/block/md0/md/degraded)" = 1 ]
 }
 
+# rows 30..39, whole, on the degraded array; what md0 reads afterwards
+degraded_discard() {
+	blkdiscard -o $((30 * ROW_KIB * 1024)) -l $((10 * ROW_KIB * 1024)) \
+		$MD &&
+	dd if=$MD bs=1M count=$FILL_MIB iflag=direct 2>/dev/null > /tmp/t67.want
+}
+
+# the failed member back as a new one, rebuilt
+rebuild_one() {
+	set -- $NULLB_DEVS
+	mdadm $MD --remove "$1" && mdadm --zero-superblock "$1" &&
+	mdadm $MD --add "$1" && sleep 1 && wait_resync md0 120 &&
+	echo "degraded: $(cat /sys/block/md0/md/degraded)" &&
+	[ "$(cat /sys/block/md0/md/degraded)" = 0 ]
+}
+
 one_level() { # LEVEL NR
 	ktap_check "RAID$1: $2 null_blk members that discard" setup_members "$2" ||
 		return 1
@@ -139,12 +159,16 @@ one_level() { # LEVEL NR
 	ktap_check "RAID$1: check finds parity consistent" md_check_clean md0 120
 	ktap_check "RAID$1: one member failed" fail_one
 	ktap_check "RAID$1: degraded reads the same" reads_expected
+	ktap_check "RAID$1: degraded: blkdiscard of whole rows" degraded_discard
+	ktap_check "RAID$1: member added back, rebuilt" rebuild_one
+	ktap_check "RAID$1: reads as before the rebuild" reads_expected
+	ktap_check "RAID$1: check finds parity consistent" md_check_clean md0 120
 	mdadm --stop $MD >/dev/null 2>&1
 	param_set N >/dev/null
 	nullb_teardown
 }
 
-ktap_plan 30
+ktap_plan 38
 one_level 5 3
 one_level 6 4
 rm -f /tmp/t67.img /tmp/t67.want /tmp/t67.got
