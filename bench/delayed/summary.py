@@ -3,8 +3,10 @@
 """Summarise tests/vm/bench-delayed results (issue 35, arrays sharing disks).
 
 Input (--dir): IMPL/runN/ as written by tests/vm/guest/bench-delayed.sh:
-  N  idle.json and neighbour.json (fio: QD1 4 KiB random reads on md0,
-     md1 idle, then md1 running `repair`), n-md0.samples and
+  N  idle.json, neighbour.json and idle2.json (fio: QD1 4 KiB random
+     reads on md0, md1 idle, then md1 running `repair`, then md1 idle
+     again; runs recorded before idle2.json existed have only the
+     first), n-md0.samples and
      n-md1.samples (md_sample lines "t_ms pos_kib total_kib reads writes
      action", both started together), n-actions.txt (sync_action of both
      when the reads ended), n-before.stats and n-after.stats (md1's
@@ -87,8 +89,11 @@ def stats(path):
 def neighbour(run):
     idle = fio_stats(os.path.join(run, "idle.json"))
     during = fio_stats(os.path.join(run, "neighbour.json"))
+    after = fio_stats(os.path.join(run, "idle2.json"))
     if not idle or not during:
         return None
+    # the idle runs on both sides: a drift within the boot cancels out
+    idle_iops = (idle["iops"] + after["iops"]) / 2 if after else idle["iops"]
     acts = {}
     p = os.path.join(run, "n-actions.txt")
     if os.path.exists(p):
@@ -99,8 +104,8 @@ def neighbour(run):
     fg = None
     if "fg_active_samples" in before and "fg_active_samples" in after:
         fg = after["fg_active_samples"] - before["fg_active_samples"]
-    return {"idle_iops": idle["iops"], "during_iops": during["iops"],
-            "share": during["iops"] / idle["iops"],
+    return {"idle_iops": idle_iops, "during_iops": during["iops"],
+            "share": during["iops"] / idle_iops,
             "idle_p99_us": idle["p99_us"], "during_p99_us": during["p99_us"],
             "md1_kibs": neighbour_sync_kibs(run),
             # the repair must outlast the reads, md0 must stay idle
@@ -195,7 +200,8 @@ def main():
 
     print()
     print("N: QD1 4 KiB random reads on md0 (in sync, idle) with md1 idle, then while md1 runs")
-    print("   `repair`; kept = median(during) / median(idle) of the same implementation;")
+    print("   `repair`, then with md1 idle again; a run keeps during / mean(idle before, idle")
+    print("   after); kept = the median of the runs' shares; IOPS columns: medians;")
     print("   md1 KiB/s: md1's repair progress while md0's reads were completing")
     print(f"{'impl':7} {'runs':>4} {'idle IOPS':>10} {'during':>8} {'kept':>6} {'target':>7} "
           f"{'met':>4} {'worst':>6} {'idle p99':>9} {'dur. p99':>9} {'md1 KiB/s':>10} "
@@ -207,7 +213,7 @@ def main():
         if not ns:
             continue
         ii, di = med(x["idle_iops"] for x in ns), med(x["during_iops"] for x in ns)
-        kept = di / ii if ii else None
+        kept = med(x["share"] for x in ns)
         worst = min(x["share"] for x in ns)
         ok = kept is not None and kept >= N_TARGET if i == "fork" else None
         fg = med(x["md1_fg_active_samples"] for x in ns)
