@@ -23,7 +23,10 @@ import argparse
 import json
 import os
 import re
-import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchlib import fio_stats, fmt, med, samples, yes  # noqa: E402
 
 IMPLS = ("intree", "fork")
 LABEL = {"intree": "in-tree", "fork": "fork"}
@@ -32,39 +35,15 @@ LABEL = {"intree": "in-tree", "fork": "fork"}
 N_TARGET = 0.90
 
 
-def fio_stats(path):
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        data = json.load(f)
-    iops, p99 = 0.0, None
-    for job in data["jobs"]:
-        s = job.get("read")
-        if not s or not s.get("io_bytes"):
-            continue
-        iops += s["iops"]
-        p99 = s["clat_ns"].get("percentile", {}).get("99.000000", 0) / 1000
-    return {"iops": iops, "p99_us": p99} if iops else None
 
 
-def samples(path):
-    rows = []
-    if not os.path.exists(path):
-        return rows
-    with open(path) as f:
-        for line in f:
-            p = line.split()
-            if len(p) >= 6:
-                rows.append({"t": int(p[0]) / 1000.0, "pos": int(p[1]),
-                             "rd": int(p[3]), "act": p[5]})
-    return rows
 
 
 def neighbour_sync_kibs(run):
     """md1's sync KiB/s while md0's reads were completing: the window from
     md0's samples, md1's positions in it (the samplers started together)."""
-    r0 = samples(os.path.join(run, "n-md0.samples"))
-    r1 = samples(os.path.join(run, "n-md1.samples"))
+    r0 = samples(os.path.join(run, "n-md0.samples"), False)
+    r1 = samples(os.path.join(run, "n-md1.samples"), False)
     act = [k for k in range(1, len(r0)) if r0[k]["rd"] > r0[k - 1]["rd"]]
     if not act:
         return None
@@ -158,17 +137,10 @@ def resync(run):
     return res
 
 
-def med(v):
-    v = [x for x in v if x is not None]
-    return statistics.median(v) if v else None
 
 
-def fmt(v, f="{:.0f}"):
-    return "-" if v is None else f.format(v)
 
 
-def yes(ok):
-    return "-" if ok is None else ("yes" if ok else "NO")
 
 
 def main():

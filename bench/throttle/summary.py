@@ -20,7 +20,10 @@ import argparse
 import json
 import os
 import re
-import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchlib import fio_stats, fmt, med, samples, yes  # noqa: E402
 
 IMPLS = ("intree", "fork")
 LABEL = {"intree": "in-tree", "fork": "fork"}
@@ -59,44 +62,8 @@ def config_text(c):
     return f"RAID{c['level']} of {c['ndevs']}, members: {mem}"
 
 
-def fio_stats(path):
-    with open(path) as f:
-        data = json.load(f)
-    iops, best = 0.0, None
-    for job in data["jobs"]:
-        for d in ("read", "write"):
-            s = job.get(d)
-            if not s or not s.get("io_bytes"):
-                continue
-            iops += s["iops"]
-            if best is None or s["io_bytes"] > best["io_bytes"]:
-                best = s
-    if best is None:
-        return None
-    pct = best["clat_ns"].get("percentile", {})
-    return {"iops": iops, "p99_us": pct.get("99.000000", 0) / 1000}
 
 
-def samples(path):
-    rows = []
-    if not os.path.exists(path):
-        return rows
-    with open(path) as f:
-        for line in f:
-            p = line.split()
-            if len(p) < 6:
-                continue
-            rows.append({"t": int(p[0]) / 1000.0, "pos": int(p[1]), "total": int(p[2]),
-                         "rd": int(p[3]), "wr": int(p[4]), "act": p[5]})
-    # a sync that ended shows no position any more: it is at the end
-    total = max((r["total"] for r in rows), default=-1)
-    seen = False
-    for r in rows:
-        if r["pos"] >= 0:
-            seen = True
-        elif seen and total > 0:
-            r["pos"] = total
-    return rows
 
 
 def rate(rows, t0, t1):
@@ -167,17 +134,10 @@ def timeline(run, kind):
     return out
 
 
-def med(v):
-    v = [x for x in v if x is not None]
-    return statistics.median(v) if v else None
 
 
-def fmt(v, f="{:.0f}"):
-    return "-" if v is None else f.format(v)
 
 
-def yes(ok):
-    return "-" if ok is None else ("yes" if ok else "NO")
 
 
 def t1_table(S, runs, kind):
