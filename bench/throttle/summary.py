@@ -155,12 +155,19 @@ def t1_table(S, runs, kind):
     for job in JOBS:
         for i in IMPLS:
             idle, rep, sync, per_run = [], [], [], []
+            sandwich = False
             for r in runs.get(i, []):
                 pi = os.path.join(r, f"{base}-{job}.json")
                 ps = os.path.join(r, f"{kind}-{job}.json")
                 if os.path.exists(pi) and os.path.exists(ps):
                     x, y = fio_stats(pi), fio_stats(ps)
+                    z = fio_stats(os.path.join(r, f"after-{kind}-{job}.json"))
                     if x and y:
+                        if z:
+                            sandwich = True
+                            # the baseline on both sides: drift cancels
+                            x = {"iops": (x["iops"] + z["iops"]) / 2,
+                                 "p99_us": (x["p99_us"] + z["p99_us"]) / 2}
                         idle.append(x)
                         rep.append(y)
                         # the run's own share: its sync IOPS over its idle IOPS
@@ -175,7 +182,9 @@ def t1_table(S, runs, kind):
                 continue
             ii, ri = med(x["iops"] for x in idle), med(x["iops"] for x in rep)
             ip, rp = med(x["p99_us"] for x in idle), med(x["p99_us"] for x in rep)
-            ratio = ri / ii if ii else None
+            # the median of the runs' own shares (runs recorded before
+            # after-*.json existed: median(during) / median(idle))
+            ratio = med(per_run) if sandwich else (ri / ii if ii else None)
             pr = rp / ip if ip else None
             tgt, plim = T1_TARGET[job]
             ok = ratio is not None and ratio >= tgt
@@ -282,8 +291,9 @@ def main():
     print(f"resync throttle bench  date: {a.date}  kernel: {a.kernel}  commit: {a.commit}")
     print(f"          host: {a.host}  accel: {a.accel}")
     print("          " + " ".join(params.split()))
-    print("Medians over runs; ratios are median(during the sync) / median(idle) of the same implementation;")
-    print("worst: the lowest of the runs' own during / idle shares.")
+    print("Medians over runs.  A run's share is during the sync / idle, idle being the mean of the")
+    print("runs before and after the sync (where the after run exists); ratio: the median of the")
+    print("runs' shares (runs without an after run: median(during) / median(idle)); worst: the lowest.")
     for cfg in sorted(os.listdir(a.dir)):
         c = config(cfg, pdict) if os.path.isdir(os.path.join(a.dir, cfg)) else None
         if not c:

@@ -14,7 +14,8 @@
 #       failed, removed, wiped and added back, and rebuilt as a spare
 #       (the array is created again, clean, after each); its baseline is
 #       the job on the degraded array before the spare is added
-#       (degraded-JOB.json), not on the whole one
+#       (degraded-JOB.json), not on the whole one.  After each sync the
+#       job runs on the baseline again (after-KIND-JOB.json)
 #   T2  per sync kind: the whole sync with no foreground IO, timed by the
 #       kernel's own start and done messages (md_sample keeps progress)
 #   T3  per sync kind, sync_speed_min 5000: the sync starts, QD16 x 4
@@ -234,6 +235,15 @@ one_round() {
 			sampler_stop
 			sync_check "$_k" "$_j"
 			sync_stop "$_k"
+			# the baseline again: reads drift within a boot, so each
+			# run is compared with the baseline on both sides
+			if [ "$_k" = recover ]; then
+				degrade
+				run_fio "$_j" "$_dir/after-$_k-$_j.json"
+				create_array clean > /dev/null 2>&1
+			else
+				run_fio "$_j" "$_dir/after-$_k-$_j.json"
+			fi
 			log "$_who: T1 $_k $_j done"
 		done
 	done
