@@ -297,6 +297,11 @@ struct r5worker {
 
 struct r5disk {
 	struct md_rdev __rcu *rdev;	/* see the locking summary */
+	/*
+	 * Where the latest read ([0]) and write ([1]) a worker submitted to
+	 * this member ended; a hint, any worker (r5_submit_one()).
+	 */
+	sector_t next[2];
 };
 
 struct r5conf {
