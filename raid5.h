@@ -82,6 +82,12 @@
  * time and reaches each member in order, merged by that worker's plug.
  */
 #define R5_WORKER_ROWS		16384
+/*
+ * A worker holds the member bios of the stripes it runs and submits
+ * them member by member (raid5.c, r5_submit()), at the latest once it
+ * holds this many pages of each member (512 KiB).
+ */
+#define R5_HELD_PAGES		128
 
 /*
  * A stripe that waits for the rest of its row from a sequential stream
@@ -272,6 +278,9 @@ struct r5worker {
 	struct work_struct work;
 	spinlock_t lock;		/* see the locking summary */
 	struct list_head handle;	/* owned stripes to run; ->lock */
+	/* the worker alone: member bios not submitted yet (r5_submit()) */
+	struct bio_list held;
+	unsigned int nr_held;
 	/* the worker alone: compare pages and the syndrome pointers */
 	struct page *scratch[2];
 	void **ptrs;
@@ -288,6 +297,11 @@ struct r5worker {
 
 struct r5disk {
 	struct md_rdev __rcu *rdev;	/* see the locking summary */
+	/*
+	 * Where the latest read ([0]) and write ([1]) a worker submitted to
+	 * this member ended; a hint, any worker (r5_submit_one()).
+	 */
+	sector_t next[2];
 };
 
 struct r5conf {
