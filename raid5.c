@@ -1291,10 +1291,16 @@ static void r5_submit_one(struct r5conf *conf, struct bio *bio)
 	struct blk_plug *plug = current->plug;
 	sector_t *next;
 	bool back;
-	int i = 0;
+	int i;
 
-	while (sh->dev[i].bio != bio)
-		i++;
+	for (i = 0; i < conf->raid_disks; i++)
+		if (sh->dev[i].bio == bio)
+			break;
+	if (WARN_ON_ONCE(i == conf->raid_disks)) {
+		/* not a member bio of @sh: no position to keep */
+		submit_bio_noacct(bio);
+		return;
+	}
 	next = &conf->disks[i].next[op_is_write(bio_op(bio))];
 	back = bio->bi_iter.bi_sector < READ_ONCE(*next);
 	WRITE_ONCE(*next, bio_end_sector(bio));
