@@ -38,6 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
 #include <linux/seq_file.h>
@@ -170,6 +171,13 @@ struct file;
 struct md_fg_count {
 	unsigned long started;
 	unsigned long completed;
+	u64 lat_ns;		/* sum of the completed requests' latencies */
+};
+
+/* When a request the personality serves started (md_io_start()). */
+struct md_io_stamp {
+	unsigned long jiffies;	/* for the disk statistics */
+	u64 ns;			/* for the throttle's latency sums */
 };
 
 struct mddev {
@@ -248,8 +256,11 @@ struct mddev {
 
 	/*
 	 * Foreground IO on the md device, for the resync throttle: per-CPU
-	 * counts bumped by md_io_start()/md_io_end() with this_cpu_inc(), so
-	 * no CPU writes a cache line another CPU writes.  Only the sums
+	 * counts and latency sums bumped by md_io_start()/md_io_end() with
+	 * this_cpu ops, so no CPU writes a cache line another CPU writes.
+	 * A completion adds its latency just before its count, so a racy
+	 * read is off by at most the requests completing meanwhile, and
+	 * the next read makes up for it.  Only the sums
 	 * mean anything; the core reads them (md_fg_sample()) a few times a
 	 * second.  Allocated with the mddev, never reset.
 	 */
@@ -443,16 +454,23 @@ void md_unregister_personality(struct md_personality *p);
  * throttle samples.  md_io_end() goes right before bio_endio(@bio), with
  * the value md_io_start() returned.  Any context, hardirq included.
  */
-static inline unsigned long md_io_start(struct mddev *mddev, struct bio *bio)
+static inline struct md_io_stamp md_io_start(struct mddev *mddev,
+					     struct bio *bio)
 {
+	struct md_io_stamp st = {
+		.jiffies = bio_start_io_acct(bio),
+		.ns = ktime_get_ns(),
+	};
+
 	this_cpu_inc(mddev->fg->started);
-	return bio_start_io_acct(bio);
+	return st;
 }
 
 static inline void md_io_end(struct mddev *mddev, struct bio *bio,
-			     unsigned long start)
+			     struct md_io_stamp start)
 {
-	bio_end_io_acct(bio, start);
+	bio_end_io_acct(bio, start.jiffies);
+	this_cpu_add(mddev->fg->lat_ns, ktime_get_ns() - start.ns);
 	this_cpu_inc(mddev->fg->completed);
 }
 

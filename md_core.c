@@ -274,13 +274,19 @@ static void md_io_exit(struct md_core *core)
 	core->mddev.fg = NULL;
 }
 
-void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight)
+void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight,
+		  u64 *lat_ns)
 {
 	unsigned long started = 0, done = 0;
+	u64 lat = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		done += READ_ONCE(per_cpu_ptr(mddev->fg, cpu)->completed);
+	for_each_possible_cpu(cpu) {
+		struct md_fg_count *c = per_cpu_ptr(mddev->fg, cpu);
+
+		done += READ_ONCE(c->completed);
+		lat += READ_ONCE(c->lat_ns);
+	}
 	/*
 	 * A request's start is counted before its completion, so reading
 	 * every completion before any start never shows more completed
@@ -291,6 +297,7 @@ void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight)
 	for_each_possible_cpu(cpu)
 		started += READ_ONCE(per_cpu_ptr(mddev->fg, cpu)->started);
 	*completed = done;
+	*lat_ns = lat;
 	*inflight = (long)(started - done) > 0 ?
 		    min_t(unsigned long, started - done, U32_MAX) : 0;
 }

@@ -310,7 +310,8 @@ const char *md_level_name(int level);
 int md_set_read_only(struct block_device *bdev, bool ro);
 int md_level_from_name(const char *name, int *level);
 /* Foreground IO for the throttle: cumulative completions, in flight now. */
-void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight);
+void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight,
+		  u64 *lat_ns);
 
 /* md_sysfs.c */
 extern const struct kobj_type md_ktype;

@@ -295,7 +295,7 @@ static void md_neighbours_sample(struct mddev *mddev, struct rt_sample *s)
 {
 	struct md_neighbours *nb = &to_core(mddev)->nb;
 	unsigned long gen;
-	u64 completed;
+	u64 completed, lat;
 	u32 inflight;
 	int i;
 
@@ -304,8 +304,9 @@ static void md_neighbours_sample(struct mddev *mddev, struct rt_sample *s)
 	if (gen != nb->gen || time_after(jiffies, nb->at + HZ))
 		md_neighbours_find(mddev, gen);
 	for (i = 0; i < nb->n; i++) {
-		md_fg_sample(nb->m[i], &completed, &inflight);
+		md_fg_sample(nb->m[i], &completed, &inflight, &lat);
 		s->fg_completed += completed;
+		s->fg_lat_ns += lat;
 		s->fg_inflight = min_t(u64, (u64)s->fg_inflight + inflight,
 				       U32_MAX);
 	}
@@ -317,7 +318,7 @@ static void md_sample(struct mddev *mddev, struct rt_sample *s)
 	struct md_core *core = to_core(mddev);
 
 	s->now_ns = ktime_get_ns();
-	md_fg_sample(mddev, &s->fg_completed, &s->fg_inflight);
+	md_fg_sample(mddev, &s->fg_completed, &s->fg_inflight, &s->fg_lat_ns);
 	md_neighbours_sample(mddev, s);
 	s->sync_done_sectors = atomic64_read(&core->sync_done);
 	s->sync_inflight = max(atomic_read(&core->sync_reqs), 0);

@@ -1265,12 +1265,17 @@ RT_STAT(throttle_wait_ns, rt->last.wait_ns);
 RT_STAT(throttle_fg_active, rt->last.fg_active);
 RT_STAT(throttle_fg_busy_ns, rt->stats.fg_busy_ns);
 RT_STAT(throttle_busy_periods, rt->stats.busy_periods);
+RT_STAT(throttle_share_pm, rt->stats.share_pm);
+RT_STAT(throttle_lat_ratio_pm, rt->stats.lat_ratio_pm);
+RT_STAT(throttle_probes, rt->stats.probes);
+RT_STAT(throttle_share_cuts, rt->stats.share_cuts);
 
 static const char * const md_rt_mode_names[RT_MODE_NR] = {
 	[RT_MODE_IDLE]		= "idle",
 	[RT_MODE_PACED]		= "paced",
 	[RT_MODE_FLOOR]		= "floor",
 	[RT_MODE_CEILING]	= "ceiling",
+	[RT_MODE_PROBE]		= "probe",
 };
 
 /* The last decision's mode; "none" before any sync pass ran. */
@@ -1310,6 +1315,10 @@ static struct attribute *md_stats_attrs[] = {
 	&md_stat_throttle_fg_active.attr,
 	&md_stat_throttle_fg_busy_ns.attr,
 	&md_stat_throttle_busy_periods.attr,
+	&md_stat_throttle_share_pm.attr,
+	&md_stat_throttle_lat_ratio_pm.attr,
+	&md_stat_throttle_probes.attr,
+	&md_stat_throttle_share_cuts.attr,
 	&md_stat_throttle_mode.attr,
 	NULL,
 };

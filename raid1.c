@@ -651,7 +651,7 @@ static void r1_finish(struct r1bio *r1, blk_status_t status)
 	struct mddev *mddev = conf->mddev;
 	struct bio *master = r1->master;
 	unsigned int idx = r1->bucket;
-	unsigned long start = r1->start;
+	struct md_io_stamp start = r1->start;
 	bool wstarted = test_bit(R1B_WSTARTED, &r1->flags);
 	/* an early completion is over before the last reference goes */
 	bool returned = test_bit(R1B_RETURNED, &r1->flags);

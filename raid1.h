@@ -188,7 +188,7 @@ struct r1bio {
 	struct bio *behind;		/* payload copy for the behind clones */
 	struct interval_tree_node behind_node;	/* conf->behind_tree */
 	int read_disk;
-	unsigned long start;		/* md_io_start() of master */
+	struct md_io_stamp start;	/* md_io_start() of master */
 	struct list_head retry;		/* conf->retry; conf->lock */
 	/* raid_disks; slot i written by clone i, read by the last one */
 	struct r1slot slots[];

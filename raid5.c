@@ -2967,7 +2967,7 @@ static void r5_flush_work(struct work_struct *work)
 		r5_flush_members(conf);
 		r5_leave(conf);
 		while ((bio = bio_list_pop(&batch))) {
-			unsigned long start;
+			struct md_io_stamp start;
 
 			if (bio_sectors(bio)) {
 				/*

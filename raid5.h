@@ -111,7 +111,7 @@ struct r5req {
 	struct bvec_iter iter;		/* master's data, copied at start */
 	atomic_t remaining;		/* pieces + submitter bias */
 	blk_status_t status;		/* first error; WRITE_ONCE */
-	unsigned long start;		/* md_io_start() */
+	struct md_io_stamp start;	/* md_io_start() */
 	bool write;
 	/* member sectors whose bitmap bits it holds (bm_len 0: none) */
 	sector_t bm_lo, bm_len;
@@ -400,7 +400,7 @@ struct r5conf {
 struct r5clone {
 	struct r5req *req;
 	struct bio *master;
-	unsigned long start;
+	struct md_io_stamp start;
 	struct md_rdev *rdev;
 	sector_t asector;		/* array sector of its first byte */
 	unsigned int boff;		/* offset in the request's data */

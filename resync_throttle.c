@@ -138,6 +138,24 @@
 #define RT_FLOOR_MARGIN_SHIFT	5
 /* Speed report: two slots of this length form the sliding window. */
 #define RT_SPEED_SLOT_NS	(500ULL * RT_NSEC_PER_MSEC)
+/*
+ * The promise: a window lasts RT_WIN_NS, or longer until it holds
+ * RT_WIN_IOS foreground completions (RT_WIN_MAX_NS at most); every
+ * RT_PROBE_EVERY-th window, the first of each busy period included, is
+ * a probe.  Mean latency over the reference above RT_CUT_PM halves the
+ * share, below RT_GROW_PM grows it by a quarter (RT_SHARE_STEP_PM at
+ * least); a share below RT_SHARE_STEP_PM is none.
+ */
+#define RT_WIN_NS		(100ULL * RT_NSEC_PER_MSEC)
+#define RT_WIN_MAX_NS		(1000ULL * RT_NSEC_PER_MSEC)
+#define RT_WIN_IOS		32
+#define RT_PROBE_EVERY		8
+#define RT_CUT_PM		1080
+#define RT_GROW_PM		1040
+#define RT_SHARE_START_PM	20
+#define RT_SHARE_STEP_PM	5
+/* A mean latency above this (ns) is taken as this: keeps products in u64. */
+#define RT_LAT_MAX_NS		(1000ULL * RT_NSEC_PER_SEC)
 
 void rt_knobs_default(struct rt_knobs *k)
 {
@@ -237,6 +255,11 @@ void rt_init(struct resync_throttle *rt, const struct rt_sample *s)
 		.last_inflight = s->sync_inflight,
 		.fg_seen_ns = s->now_ns,
 		.busy = s->fg_inflight != 0,
+		.share_pm = RT_SHARE_START_PM,
+		.win_ns = s->now_ns,
+		.win_fg = s->fg_completed,
+		.win_lat = s->fg_lat_ns,
+		.probe = true,
 		/* a full ceiling bucket is set on the first rt_decide() */
 		.ceil_nsec = S64_MAX,
 	};
@@ -262,6 +285,74 @@ static void rt_update_speed(struct resync_throttle *rt,
 			     RT_SECTORS_MAX);
 	rt->stats.speed_kbs = (u32)rt_min_u64(div64_u64(sectors * RT_NSEC_PER_SEC,
 							dt) / 2, U32_MAX);
+}
+
+/* The paced share in force, per mille: the promise's, under the knob. */
+static u64 rt_share(const struct resync_throttle *rt, const struct rt_eff *e)
+{
+	return rt_min_u64(rt->share_pm, (u64)e->pct * 10);
+}
+
+static void rt_window_open(struct resync_throttle *rt,
+			   const struct rt_sample *s, bool probe)
+{
+	rt->win_ns = s->now_ns;
+	rt->win_fg = s->fg_completed;
+	rt->win_lat = s->fg_lat_ns;
+	rt->probe = probe;
+	rt->drain = probe && s->sync_inflight;
+	rt->win_limited = false;
+	if (probe && !rt->drain)
+		rt->stats.probes++;
+}
+
+/*
+ * Close the window once it is long enough and move the share.  A probe
+ * starts measuring once the sync IO issued before it has drained, and
+ * the reference is the lower of the last two probes' means: one probe
+ * disturbed by the sync (or by the foreground) only makes the share
+ * more careful.  Any other window compares its mean latency with it.
+ */
+static void rt_window(struct resync_throttle *rt, const struct rt_eff *e,
+		      const struct rt_sample *s)
+{
+	u64 len = s->now_ns - rt->win_ns, n = s->fg_completed - rt->win_fg;
+	u64 mean, ratio, cap = (u64)e->pct * 10;
+
+	if (rt->drain) {
+		if (!s->sync_inflight)
+			rt_window_open(rt, s, true);
+		return;
+	}
+	if (len < RT_WIN_NS || (n < RT_WIN_IOS && len < RT_WIN_MAX_NS))
+		return;
+	if (n) {
+		mean = rt_min_u64(div64_u64(s->fg_lat_ns - rt->win_lat, n),
+				  RT_LAT_MAX_NS);
+		mean = mean ? mean : 1;
+		if (rt->probe) {
+			rt->ref_lat_ns = rt->probe_lat_ns ?
+					 rt_min_u64(rt->probe_lat_ns, mean) :
+					 mean;
+			rt->probe_lat_ns = mean;
+		} else if (rt->ref_lat_ns) {
+			ratio = div64_u64(mean * 1000, rt->ref_lat_ns);
+			rt->stats.lat_ratio_pm = (u32)rt_min_u64(ratio, U32_MAX);
+			if (ratio > RT_CUT_PM) {
+				rt->share_pm /= 2;
+				if (rt->share_pm < RT_SHARE_STEP_PM)
+					rt->share_pm = 0;
+				rt->stats.share_cuts++;
+			} else if (ratio < RT_GROW_PM && rt->win_limited) {
+				rt->share_pm += rt->share_pm / 4 > RT_SHARE_STEP_PM ?
+						rt->share_pm / 4 : RT_SHARE_STEP_PM;
+			}
+		}
+	}
+	if (rt->share_pm > cap)
+		rt->share_pm = (u32)cap;
+	rt->win_idx++;
+	rt_window_open(rt, s, !(rt->win_idx % RT_PROBE_EVERY));
 }
 
 /*
@@ -314,9 +405,14 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 		rt->stats.busy_periods++;
 		rt->pace_ns = 0;
 		rt->burst = false;
+		rt->win_idx = 0;
+		rt_window_open(rt, s, true);
+	} else if (busy) {
+		rt_window(rt, e, s);
 	}
 	rt->busy = busy;
 	d->fg_busy = busy;
+	rt->stats.share_pm = (u32)rt_share(rt, e);
 
 	/* floor balance: owed at speed_min, paid by completed sectors */
 	lo = -(s64)(e->min_rate * RT_FLOOR_SLACK_NS);
@@ -337,10 +433,10 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 	 * something completed in between).
 	 */
 	if (busy) {
-		rt->pace_ns += (s64)div_u64((u64)dt * e->pct, 100);
+		rt->pace_ns += (s64)div_u64((u64)dt * rt_share(rt, e), 1000);
 		if (rt->last_inflight || s->sync_inflight || done)
 			rt->pace_ns -= dt;
-		lo = -(s64)div_u64(RT_PACE_WAIT_MAX_NS * e->pct, 100);
+		lo = -(s64)div_u64(RT_PACE_WAIT_MAX_NS * rt_share(rt, e), 1000);
 		rt->pace_ns = rt_clamp_s64(rt->pace_ns, lo, 0);
 	}
 
@@ -376,6 +472,22 @@ static u64 rt_refill_ns(s64 deficit, u64 rate)
 	return div64_u64((u64)deficit + rate - 1, rate);
 }
 
+/*
+ * What the floor is owed now, less what a probe lets it fall behind: a
+ * probe window measures the foreground without any sync IO, and the
+ * floor catches up on it afterwards (RT_FLOOR_ARREARS_NS covers that).
+ */
+static s64 rt_floor_due(const struct resync_throttle *rt,
+			const struct rt_eff *e, const struct rt_sample *s,
+			bool busy)
+{
+	s64 owed = rt_floor_owed(rt, s);
+
+	if (busy && rt->probe)
+		owed -= (s64)(e->min_rate * RT_WIN_NS);
+	return owed;
+}
+
 void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	       const struct rt_sample *s, struct rt_decision *d)
 {
@@ -390,7 +502,7 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	/* small requests while busy: what a foreground IO waits behind */
 	d->max_sectors = d->fg_busy ? RT_BUSY_REQ_SECTORS : 0;
 
-	if (e.min_rate && rt_floor_owed(rt, s) > 0) {
+	if (e.min_rate && rt_floor_due(rt, &e, s, d->fg_busy) > 0) {
 		/* one more request each time, as long as the floor is owed */
 		if (d->fg_busy && s->sync_inflight < U32_MAX - 1)
 			d->max_inflight = s->sync_inflight + 1;
@@ -402,6 +514,14 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 		rt->burst = false;
 	} else if (!d->fg_busy) {
 		d->mode = RT_MODE_IDLE;
+	} else if (rt->probe || !rt_share(rt, &e)) {
+		/* nothing beyond the floor until the window ends */
+		d->mode = rt->probe ? RT_MODE_PROBE : RT_MODE_PACED;
+		if (!rt->probe)
+			rt->win_limited = true;
+		wait = rt->win_ns + RT_WIN_NS > s->now_ns ?
+		       rt->win_ns + RT_WIN_NS - s->now_ns : RT_WIN_NS / 10;
+		rt->burst = false;
 	} else {
 		d->mode = RT_MODE_PACED;
 		/* a burst stays open until full or its first completion */
@@ -414,7 +534,9 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 			/* no new request until this burst completes */
 			d->max_inflight = s->sync_inflight;
 		} else if (rt->pace_ns < 0) {
-			wait = div64_u64((u64)-rt->pace_ns * 100, e.pct);
+			wait = div64_u64((u64)-rt->pace_ns * 1000,
+					 rt_share(rt, &e));
+			rt->win_limited = true;
 		} else {
 			rt->burst = true;
 			rt->burst_done = s->sync_done_sectors;
@@ -425,7 +547,8 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 		/* wake when the floor falls due or the hold-off ends */
 		if (e.min_rate)
 			wait = rt_min_u64(wait,
-					  rt_refill_ns(-rt_floor_owed(rt, s),
+					  rt_refill_ns(-rt_floor_due(rt, &e, s,
+								     d->fg_busy),
 						       e.min_rate) + 1);
 		if (d->fg_busy)
 			wait = rt_min_u64(wait, rt->fg_seen_ns + e.idle_ns -

@@ -35,7 +35,7 @@
 #define RT_DEFAULT_SPEED_MIN	1000U
 #define RT_DEFAULT_SPEED_MAX	200000U
 #define RT_DEFAULT_IO_DEPTH	1U
-#define RT_DEFAULT_BUSY_PCT	2U
+#define RT_DEFAULT_BUSY_PCT	25U
 #define RT_DEFAULT_IDLE_MS	50U
 
 /* max_inflight meaning "no limit from the policy": the personality's own
@@ -55,8 +55,9 @@ struct rt_knobs {
 	u32 speed_min_kbs;	/* KiB/s floor kept under any load; 0: none */
 	u32 speed_max_kbs;	/* KiB/s ceiling; the floor wins if min > max */
 	u32 io_depth;		/* sync requests in flight while foreground busy */
-	u32 busy_pct;		/* % of time sync IO may be in flight while
-				 * foreground is busy and the floor is met
+	u32 busy_pct;		/* most % of time sync IO may be in flight
+				 * while foreground is busy and the floor is
+				 * met; the share adapts below it
 				 */
 	u32 idle_ms;		/* ms without foreground activity before the
 				 * array counts as idle (hold-off)
@@ -76,6 +77,7 @@ enum rt_knob {
 struct rt_sample {
 	u64 now_ns;		/* monotonic clock, ns */
 	u64 fg_completed;	/* cumulative foreground IOs completed (md dev) */
+	u64 fg_lat_ns;		/* cumulative latency of those IOs, ns */
 	u32 fg_inflight;	/* foreground IOs in flight now (md dev) */
 	u64 sync_done_sectors;	/* cumulative sync sectors completed */
 	u32 sync_inflight;	/* sync requests in flight now */
@@ -91,6 +93,7 @@ enum rt_mode {
 	RT_MODE_PACED,		/* foreground busy: io_depth, busy_pct share */
 	RT_MODE_FLOOR,		/* behind speed_min: issue despite foreground */
 	RT_MODE_CEILING,	/* ahead of speed_max: wait */
+	RT_MODE_PROBE,		/* foreground busy, measuring it without sync */
 	RT_MODE_NR,
 };
 
@@ -121,6 +124,12 @@ struct rt_stats {
 	u64 mode_ns[RT_MODE_NR]; /* ns spent under each decision mode */
 	u32 mode;		/* current enum rt_mode */
 	u32 speed_kbs;		/* sync speed over the last 0.5-1 s, KiB/s */
+	u32 share_pm;		/* paced share of wall time now, per mille */
+	u32 lat_ratio_pm;	/* foreground mean latency in the last window
+				 * over the reference, per mille; 0: none yet
+				 */
+	u64 probes;		/* windows measured without sync */
+	u64 share_cuts;		/* windows after which the share was halved */
 };
 
 struct resync_throttle {
@@ -147,6 +156,17 @@ struct resync_throttle {
 				 * means ahead of the ceiling
 				 */
 	u64 burst_done;		/* sync_done_sectors when the burst opened */
+	/* the promise: foreground latency with the paced share vs without */
+	u64 win_ns;		/* start of the current window */
+	u64 win_fg;		/* fg_completed at win_ns */
+	u64 win_lat;		/* fg_lat_ns at win_ns */
+	u64 ref_lat_ns;		/* reference latency (probes); 0: none */
+	u64 probe_lat_ns;	/* the last probe's mean latency; 0: none */
+	u32 win_idx;		/* windows since the busy period began */
+	u32 share_pm;		/* paced share of wall time, per mille */
+	bool probe;		/* the current window is a probe */
+	bool drain;		/* probe: sync IO issued before it in flight */
+	bool win_limited;	/* the share held sync back in this window */
 	bool busy;		/* foreground busy at the previous sample */
 	bool burst;		/* paced: a burst of up to io_depth is open */
 };

@@ -3,7 +3,8 @@
  * User-space front end of the resync throttle scenarios
  * (tests/unit/rt_scenarios.h; kunit/rt_kunit.c runs the same cases as a
  * KUnit suite in the debug kernel).  Prints KTAP, exits non-zero if a
- * scenario failed.
+ * scenario failed.  An argument runs only the cases whose name contains
+ * it (the others are reported as skipped).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +31,17 @@ static const struct rt_case cases[] = {
 	RT_SCENARIOS(RT_CASE)
 };
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned int i, n = sizeof(cases) / sizeof(cases[0]), failed = 0;
 
 	printf("KTAP version 1\n1..%u\n", n);
 	for (i = 0; i < n; i++) {
+		if (argc > 1 && !strstr(cases[i].name, argv[1])) {
+			printf("ok %u %s # SKIP not selected\n", i + 1,
+			       cases[i].name);
+			continue;
+		}
 		test_bad = 0;
 		cases[i].fn();
 		printf("%sok %u %s\n", test_bad ? "not " : "", i + 1,

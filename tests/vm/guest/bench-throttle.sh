@@ -233,6 +233,7 @@ one_round() {
 			sampler_start "$_dir/$_k-$_j.samples" 100
 			run_fio "$_j" "$_dir/$_k-$_j.json"
 			sampler_stop
+			stats_dump "$_dir/$_k-$_j.stats"
 			sync_check "$_k" "$_j"
 			sync_stop "$_k"
 			# the baseline again: reads drift within a boot, so each
