@@ -47,14 +47,35 @@
  *            in-tree md on an idle array.
  *  PACED   - foreground busy.  At most io_depth sync requests in flight
  *            (default 1, so a foreground IO queues behind at most one
- *            sync request), and sync IO may be in flight only busy_pct
- *            percent of the time: once a burst completes the thread waits
- *            (100 - busy_pct) / busy_pct times as long as the burst took.
+ *            sync request), and sync IO may be in flight only the share
+ *            of the time (below): once a burst completes the thread waits
+ *            (1 - share) / share times as long as the burst took.
  *            The burst's duration includes the time it spent queued
  *            behind foreground IO, so the heavier the foreground, the
  *            rarer the sync bursts: the share is of wall time, which
  *            keeps a light foreground's latency near idle and a heavy
  *            one's bandwidth near idle.
+ *  PROBE   - foreground busy, and the window (below) measures it without
+ *            sync IO: nothing is issued but what the floor needs beyond
+ *            one window's worth.
+ *
+ * The share: the promise measured.  What a sync request costs the
+ * foreground is not only the device time it holds: the CPU it takes to
+ * issue, complete and (RAID5/6) compute can cost a QD1 reader more than
+ * the device share suggests (under TCG a 2 % share cost 8 % of the IOPS),
+ * and a light foreground would leave far more than 2 %.  So the share is
+ * a feedback loop on what the promise is about, the foreground's mean
+ * latency (the core sums it per completion).  Time while busy is cut in
+ * windows of RT_WIN_NS (longer until RT_WIN_IOS completions); every
+ * RT_PROBE_EVERY-th, and the first of a busy period, is a probe, which
+ * starts once the sync IO issued before it has completed.  The lower of
+ * the last two probes' means is the reference.  After any other window,
+ * mean latency above RT_CUT_PM of the reference halves the share, below
+ * RT_GROW_PM it grows by a quarter if the share held sync back.  It
+ * starts at 2 % and never exceeds busy_pct (default 25 %).  Probes cost
+ * the sync one window in RT_PROBE_EVERY; the floor catches up on it.
+ * The floor is not the share's to give: what the floor alone costs the
+ * foreground it still pays.
  *
  * Speeds are kept as buckets rather than as averages since a mark:
  *
@@ -76,8 +97,8 @@
  *    if the core does not count those, completed.  Negative means ahead:
  *    wait deficit / speed_max, precise to the ns instead of in-tree's
  *    fixed half second.
- *  - the pacing bucket is in ns of sync-busy time: it refills at busy_pct
- *    percent of wall time, is charged for every interval between samples
+ *  - the pacing bucket is in ns of sync-busy time: it refills at the
+ *    share of wall time, is charged for every interval between samples
  *    during which sync IO was in flight, never holds credit (so sync
  *    never bursts above its share) and owes at most RT_PACE_WAIT_MAX_NS
  *    of waiting.  It restarts from zero on every idle -> busy transition.
@@ -428,7 +449,7 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 	rt->ceil_nsec = rt_clamp_s64(rt->ceil_nsec, lo, hi);
 
 	/*
-	 * Pacing bucket: refill busy_pct of the interval, charge all of it
+	 * Pacing bucket: refill the share of the interval, charge all of it
 	 * if sync IO was in flight during it (in flight at either end, or
 	 * something completed in between).
 	 */
