@@ -37,6 +37,11 @@ T2_TARGET = 0.95
 T3_FLOOR = 5000
 T3_RECOVERY_MS = 1000
 T3_RECOVERED = 0.90
+# issue 33's work-conserving moonshot: the sync gets this much of what the
+# foreground leaves while the foreground keeps WC_FG of its idle IOPS
+WC_MOONSHOT = 0.80
+WC_FG = 0.95
+READ_JOBS = ("qd1-randread", "qd1x64-randread", "qd16x4-randread")
 SYNC_TEXT = {"repair": "`repair`", "resync": "the initial resync",
              "recover": "the recovery of one member onto a spare"}
 
@@ -237,6 +242,54 @@ def t2_table(S, runs, kind):
     return t2
 
 
+def stats_file(path):
+    """A stats_dump file as {name: value}."""
+    out = {}
+    if os.path.exists(path):
+        for line in open(path):
+            w = line.split()
+            if len(w) == 2:
+                out[w[0]] = w[1]
+    return out
+
+
+def wc_table(S, runs, kind, c, t2):
+    """Work-conserving: the sync's speed beside each read job as a share
+    of what the foreground leaves.  The members' bound is null_blk's
+    limit, ndevs x mbps; a 4 KiB read holds one member for 4 KiB of it, so
+    the foreground uses iops x 4 KiB of that bound, and the sync, which at
+    its T2 speed takes the whole array, can have T2 x (1 - that use)."""
+    if c["member"] != "nullb" or "t1" not in S:
+        return
+    bound_kibs = c["ndevs"] * c["mbps"] * 1e6 / 1024
+    print(f"Work-conserving: {kind} speed beside each read job over what the foreground leaves,")
+    print(f"    T2 speed x (1 - foreground use of {c['ndevs']} x {c['mbps']} MB/s); "
+          f"moonshot >= {WC_MOONSHOT:.0%} with the foreground keeping >= {WC_FG:.0%}")
+    print(f"{'job':17} {'impl':7} {'fg kept':>7} {'fg use':>7} {'left KiB/s':>10} "
+          f"{'sync KiB/s':>10} {'share':>6} {'moonshot':>8}  fork md/stats (run 1)")
+    wc = {}
+    for job in READ_JOBS:
+        for i in IMPLS:
+            v = S["t1"].get(job, {}).get(i)
+            if not v or i not in t2 or v["sync_kibs"] is None:
+                continue
+            use = v["repair_iops"] * 4 / bound_kibs
+            left = t2[i]["kibs"] * max(0.0, 1 - use)
+            share = v["sync_kibs"] / left if left else None
+            moon = (share is not None and v["ratio"] is not None
+                    and share >= WC_MOONSHOT and v["ratio"] >= WC_FG)
+            st = stats_file(os.path.join(runs[i][0], f"{kind}-{job}.stats")) if runs.get(i) else {}
+            note = " ".join(f"{k[len('throttle_'):]}={st[k]}" for k in
+                            ("throttle_share_pm", "throttle_lat_ratio_pm",
+                             "throttle_probes", "throttle_share_cuts") if k in st)
+            wc.setdefault(job, {})[i] = {"fg_use": use, "left_kibs": left,
+                                         "share": share, "moonshot_met": moon}
+            print(f"{job:17} {LABEL[i]:7} {fmt(v['ratio'], '{:.2f}'):>7} {use:7.2f} "
+                  f"{left:10.0f} {v['sync_kibs']:10.0f} {fmt(share, '{:.3f}'):>6} "
+                  f"{yes(moon):>8}  {note}")
+    S["wc"] = wc
+
+
 def t3_table(S, runs, kind, t2):
     print(f"T3: {kind} with sync_speed_min {T3_FLOOR}, QD16 x 4 randread for a while, then idle")
     print("    floor = sync KiB/s under load (from 0.5 s after it starts); recovery = ms after the")
@@ -310,6 +363,8 @@ def main():
             t1_table(S, runs, kind)
             print()
             t2 = t2_table(S, runs, kind)
+            print()
+            wc_table(S, runs, kind, c, t2)
             print()
             t3_table(S, runs, kind, t2)
             title = (f"{kind} on RAID{c['level']} of {c['ndevs']} {c['member']}"

@@ -304,6 +304,16 @@ def throttle_rows(runs):
                                 pa, pb, "x", pb and pa and pb / pa, False,
                                 f"fork <= {plim:.1f}x idle", b.get("p99_met"),
                                 name, s, cmd))
+        # issue 33's work-conserving report: a moonshot, not a target
+        for job, d in sorted(k.get("wc", {}).items()):
+            a, b = d.get("intree", {}), d.get("fork", {})
+            sa, sb = a.get("share"), b.get("share")
+            if sb is None:
+                continue
+            rows.append(row(grp, f"T1 {job}",
+                            f"{kind} speed / what the foreground leaves",
+                            sa, sb, "share", sb / sa if sa else None, True,
+                            "- (moonshot >= 80 %, fg >= 95 %)", None, name, s, cmd))
         t2 = k.get("t2", {})
         if "fork" in t2 and "intree" in t2:
             a, b = t2["intree"].get("kibs"), t2["fork"].get("kibs")
