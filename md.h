@@ -172,6 +172,7 @@ struct md_fg_count {
 	unsigned long started;
 	unsigned long completed;
 	u64 lat_ns;		/* sum of the completed requests' latencies */
+	unsigned long slow;	/* completed in more than mddev->fg_slow_ns */
 };
 
 /* When a request the personality serves started (md_io_start()). */
@@ -265,6 +266,12 @@ struct mddev {
 	 * second.  Allocated with the mddev, never reset.
 	 */
 	struct md_fg_count __percpu *fg;
+	/*
+	 * A completion slower than this counts in fg->slow: the throttle's
+	 * tail test (rt_decision.slow_ns), published by the sync thread;
+	 * U64_MAX while none.  READ_ONCE.
+	 */
+	u64 fg_slow_ns;
 
 	struct kernfs_node *sysfs_state, *sysfs_action, *sysfs_degraded;
 
@@ -469,8 +476,12 @@ static inline struct md_io_stamp md_io_start(struct mddev *mddev,
 static inline void md_io_end(struct mddev *mddev, struct bio *bio,
 			     struct md_io_stamp start)
 {
+	u64 lat = ktime_get_ns() - start.ns;
+
 	bio_end_io_acct(bio, start.jiffies);
-	this_cpu_add(mddev->fg->lat_ns, ktime_get_ns() - start.ns);
+	this_cpu_add(mddev->fg->lat_ns, lat);
+	if (lat > READ_ONCE(mddev->fg_slow_ns))
+		this_cpu_inc(mddev->fg->slow);
 	this_cpu_inc(mddev->fg->completed);
 }
 

@@ -256,6 +256,7 @@ static int md_io_init(struct md_core *core)
 	core->mddev.fg = alloc_percpu(struct md_fg_count);
 	if (!core->mddev.fg)
 		return -ENOMEM;
+	core->mddev.fg_slow_ns = U64_MAX;
 	/* revived after every suspend: keep the per-CPU counters */
 	err = percpu_ref_init(&core->active_io, md_active_io_release,
 			      PERCPU_REF_ALLOW_REINIT, GFP_KERNEL);
@@ -275,9 +276,9 @@ static void md_io_exit(struct md_core *core)
 }
 
 void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight,
-		  u64 *lat_ns)
+		  u64 *lat_ns, u64 *slow)
 {
-	unsigned long started = 0, done = 0;
+	unsigned long started = 0, done = 0, nslow = 0;
 	u64 lat = 0;
 	int cpu;
 
@@ -286,6 +287,7 @@ void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight,
 
 		done += READ_ONCE(c->completed);
 		lat += READ_ONCE(c->lat_ns);
+		nslow += READ_ONCE(c->slow);
 	}
 	/*
 	 * A request's start is counted before its completion, so reading
@@ -298,6 +300,7 @@ void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight,
 		started += READ_ONCE(per_cpu_ptr(mddev->fg, cpu)->started);
 	*completed = done;
 	*lat_ns = lat;
+	*slow = nslow;
 	*inflight = (long)(started - done) > 0 ?
 		    min_t(unsigned long, started - done, U32_MAX) : 0;
 }

@@ -309,9 +309,12 @@ const char *md_level_name(int level);
 /* md_ioctl(), md_compat_ioctl(): see md_compat.h's block device methods */
 int md_set_read_only(struct block_device *bdev, bool ro);
 int md_level_from_name(const char *name, int *level);
-/* Foreground IO for the throttle: cumulative completions, in flight now. */
+/*
+ * Foreground IO for the throttle: cumulative completions, in flight now,
+ * cumulative latency and completions slower than mddev->fg_slow_ns.
+ */
 void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight,
-		  u64 *lat_ns);
+		  u64 *lat_ns, u64 *slow);
 
 /* md_sysfs.c */
 extern const struct kobj_type md_ktype;

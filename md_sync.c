@@ -295,7 +295,7 @@ static void md_neighbours_sample(struct mddev *mddev, struct rt_sample *s)
 {
 	struct md_neighbours *nb = &to_core(mddev)->nb;
 	unsigned long gen;
-	u64 completed, lat;
+	u64 completed, lat, slow;
 	u32 inflight;
 	int i;
 
@@ -304,7 +304,8 @@ static void md_neighbours_sample(struct mddev *mddev, struct rt_sample *s)
 	if (gen != nb->gen || time_after(jiffies, nb->at + HZ))
 		md_neighbours_find(mddev, gen);
 	for (i = 0; i < nb->n; i++) {
-		md_fg_sample(nb->m[i], &completed, &inflight, &lat);
+		/* their slow IOs count against their own threshold: left out */
+		md_fg_sample(nb->m[i], &completed, &inflight, &lat, &slow);
 		s->fg_completed += completed;
 		s->fg_lat_ns += lat;
 		s->fg_inflight = min_t(u64, (u64)s->fg_inflight + inflight,
@@ -318,7 +319,8 @@ static void md_sample(struct mddev *mddev, struct rt_sample *s)
 	struct md_core *core = to_core(mddev);
 
 	s->now_ns = ktime_get_ns();
-	md_fg_sample(mddev, &s->fg_completed, &s->fg_inflight, &s->fg_lat_ns);
+	md_fg_sample(mddev, &s->fg_completed, &s->fg_inflight, &s->fg_lat_ns,
+		     &s->fg_slow);
 	md_neighbours_sample(mddev, s);
 	s->sync_done_sectors = atomic64_read(&core->sync_done);
 	s->sync_inflight = max(atomic_read(&core->sync_reqs), 0);
@@ -430,6 +432,8 @@ static bool md_sync_pace(struct mddev *mddev, u32 *max_sectors)
 		md_rt_knobs(mddev, &k);
 		md_sample(mddev, &s);
 		rt_decide(&mddev->throttle, &k, &s, &d);
+		if (READ_ONCE(mddev->fg_slow_ns) != d.slow_ns)
+			WRITE_ONCE(mddev->fg_slow_ns, d.slow_ns);
 		if (d.wait_ns) {
 			unsigned long t = max_t(unsigned long,
 						nsecs_to_jiffies(d.wait_ns), 1);
@@ -574,6 +578,7 @@ static int md_sync_thread_fn(void *arg)
 	}
 	pr_info("md: %s: %s %s\n", mdname(mddev), what,
 		done ? "done" : "interrupted");
+	WRITE_ONCE(mddev->fg_slow_ns, U64_MAX);
 
 	set_bit(MDR_DONE, &mddev->recovery);
 	md_wakeup_thread(mddev);

