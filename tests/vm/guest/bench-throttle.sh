@@ -25,8 +25,9 @@
 #       progress and array IOs every 100 ms throughout.  The default
 #       floor and load write t3-KIND.*; any other pair writes
 #       t3-KIND-LOAD-minFLOOR.*, so every file says what it measured.
-#       t3-*.sched: /proc schedstat (run ns, wait ns, slices) of the md
-#       threads, kworkers and fio before the load and after it
+#       With BT_T3_TRACE=1, t3-*.trace: the stripes in use, the
+#       throttle's decision and the CPU time of the md threads and
+#       kworkers every 0.5 s (a shell that wakes twice a second more)
 # BT_JOBS=none skips T1 and BT_T2=0 skips T2 (a floor-only run; T3's
 # recovery then has no idle speed to reach and is not reported).
 # Raw fio JSON and samples go to /out/CFG/IMPL/runN (CFG names level,
@@ -51,6 +52,7 @@ JOBS=${BT_JOBS:-qd1-randread qd16x4-randread qd1-randwrite}
 T2=${BT_T2:-1}
 T3_LOAD=${BT_T3_LOAD:-qd16x4-randread}
 T3_MIN=${BT_T3_MIN:-5000}
+T3_TRACE=${BT_T3_TRACE:-0}
 JOBDIR=/harness/bench/throttle
 OUT=/out
 MD=/dev/md0
@@ -212,18 +214,32 @@ stats_dump() { # DIR: fork's throttle counters
 	done > "$1"
 }
 
-# sched_dump FILE LABEL: one line "LABEL pid comm run_ns wait_ns slices"
-# per md thread, kworker and fio (where the CPU went during T3)
-sched_dump() {
+# t3_trace FILE: every 0.5 s until killed, "uptime_s stripe_cache_active
+# throttle_mode throttle_max_inflight" (the last two: this stack only) and
+# then "pid:run_ns:wait_ns" of each md thread and kworker that existed
+# when it started (where the CPU went); builtins only, as the shell gets
+# little CPU under the load
+t3_trace() {
+	_pids=
 	for _p in /proc/[0-9]*; do
 		read -r _c < "$_p/comm" 2> /dev/null || continue
 		case "$_c" in
-		md*|kworker*|fio) ;;
-		*) continue ;;
+		md*|kworker*) _pids="$_pids ${_p#/proc/}"; echo "# ${_p#/proc/} $_c" ;;
 		esac
-		read -r _s < "$_p/schedstat" 2> /dev/null || continue
-		echo "$2 ${_p#/proc/} $_c $_s"
-	done >> "$1"
+	done
+	while :; do
+		read -r _up _x < /proc/uptime
+		read -r _act < $SYS/stripe_cache_active 2> /dev/null || _act=-
+		read -r _mode < $SYS/stats/throttle_mode 2> /dev/null || _mode=-
+		read -r _mi < $SYS/stats/throttle_max_inflight 2> /dev/null || _mi=-
+		_l="$_up $_act $_mode $_mi"
+		for _p in $_pids; do
+			read -r _r _w _x < "/proc/$_p/schedstat" 2> /dev/null &&
+				_l="$_l $_p:$_r:$_w"
+		done
+		echo "$_l"
+		sleep 0.5
+	done
 }
 
 # t3_name KIND FLOOR: T3's file prefix; the default floor and load keep
@@ -302,10 +318,19 @@ one_round() {
 			md_speed_limit "$_min"
 			sync_go "$_k"
 			sampler_start "$_t3.samples" 100
+			_trace=
+			if [ "$T3_TRACE" = 1 ]; then
+				read -r _up _x < /proc/uptime
+				echo "# samples start at uptime $_up" > "$_t3.trace"
+				t3_trace >> "$_t3.trace" &
+				_trace=$!
+			fi
 			sleep "$(awk -v m="$LEAD_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
-			sched_dump "$_t3.sched" before
 			run_fio "$T3_LOAD" "$_t3-fio.json" "$LOAD_S"
-			sched_dump "$_t3.sched" after
+			if [ -n "$_trace" ]; then
+				kill "$_trace" 2> /dev/null
+				wait "$_trace" 2> /dev/null
+			fi
 			sleep "$(awk -v m="$AFTER_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
 			sampler_stop
 			sync_check "$_k" T3
