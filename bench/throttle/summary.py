@@ -283,11 +283,18 @@ def t3_table(S, runs, kind, t2, tag="", floor=T3_FLOOR, load=T3_LOAD):
         if not t2:
             # no idle speed to recover to (T2 was not run): not measured
             v["recovery_met"] = None
+        if tag:
+            v["floor_kibs_runs"] = [x["floor_kibs"] for x in res]
         t3s[i] = v
         print(f"{LABEL[i]:7} {v['runs']:4} {fmt(v['before_kibs']):>8} {fmt(fl):>8} "
               f"{yes(v['floor_met']):>4} {fmt(v['after_kibs']):>8} "
               f"{fmt(recm, '{:.0f}ms'):>9} {yes(v['recovery_met']):>4}   runs: "
               + ",".join("-" if x is None else str(x) for x in rec))
+    if tag:
+        for i in IMPLS:
+            if i in t3s:
+                print(f"{LABEL[i]} floor per run: " + ",".join(
+                    fmt(x) for x in t3s[i]["floor_kibs_runs"]))
     if not tag:
         S["t3"] = t3s
     else:
