@@ -55,7 +55,10 @@
  * workers do the same while they run with it set (md_sync_boost()).
  * The floor bounds what that buys: once completed sync catches up the
  * flag clears and every task is back at its own nice, so when the floor
- * is met the foreground is scheduled exactly as without it.  A nice,
+ * is met the foreground is scheduled exactly as without it.  A thread
+ * waiting for a completion asks the throttle again every 50 ms, since a
+ * full window queued before the foreground started may not complete
+ * before the boost (a repair at 5000 KiB/s stood still 4 s so).  A nice,
  * not a real-time class: the sync's share stays a weight, so a floor
  * the CPU cannot give (5000 KiB/s there is nearly all of it) still
  * leaves the readers some.
@@ -440,6 +443,9 @@ static bool md_sync_window_open(struct mddev *mddev, const struct rt_sample *s)
 	return !w || !s->sync_inflight || s->sync_inflight_sectors < w;
 }
 
+/* Longest wait for a completion before the throttle is asked again. */
+#define MD_SYNC_RESAMPLE_JIFFIES	max(msecs_to_jiffies(50), 1UL)
+
 /*
  * Late for the floor with the foreground busy: the sync's CPU work (this
  * thread's, and the personality's on its behalf, which reads
@@ -488,9 +494,15 @@ static bool md_sync_pace(struct mddev *mddev, u32 *max_sectors)
 			*max_sectors = d.max_sectors;
 			return true;
 		}
-		wait_event_idle(mddev->sync_wait,
-				atomic_read(&core->sync_seq) != seq ||
-				md_sync_stopping(mddev));
+		/*
+		 * Not only a completion: the foreground may start while the
+		 * window is full, and then what is queued may not complete
+		 * until this thread has seen it and set sync_floor.
+		 */
+		wait_event_idle_timeout(mddev->sync_wait,
+					atomic_read(&core->sync_seq) != seq ||
+					md_sync_stopping(mddev),
+					MD_SYNC_RESAMPLE_JIFFIES);
 	}
 }
 
