@@ -37,6 +37,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/prio.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
@@ -254,6 +255,12 @@ struct mddev {
 	atomic64_t resync_mismatches;	/* sectors, check/repair */
 	int sync_speed_min, sync_speed_max, sync_io_depth; /* 0: default */
 	struct resync_throttle throttle;
+	/*
+	 * The sync thread's last decision was FLOOR (behind sync_speed_min
+	 * with the foreground busy): its work runs at MD_SYNC_FLOOR_NICE.
+	 * Written by the sync thread only, false outside a pass; READ_ONCE.
+	 */
+	bool sync_floor;
 
 	/*
 	 * Foreground IO on the md device, for the resync throttle: per-CPU
@@ -294,6 +301,9 @@ struct mddev {
 };
 
 #define MD_MAX_SECTOR	(~(sector_t)0)
+/* The nice of the sync's work while it is behind sync_speed_min. */
+#define MD_SYNC_FLOOR_NICE	MIN_NICE
+void md_sync_boost(bool on, long nice);
 
 /* A bitmap on the members (not in a file): what superblocks announce. */
 static inline bool md_internal_bitmap(struct mddev *mddev)

@@ -39,12 +39,45 @@
  * a removal after the lookup changed it, and one that did not yet has
  * to wait for that section.  Members move rarely; the lookup is redone
  * every second anyway.
+ *
+ * CPU behind the floor.  The throttle decides how much sync to issue,
+ * the scheduler how fast it is done: the sync thread and whatever does
+ * the personality's work for it (raid5's stripe workers) are ordinary
+ * tasks, each weighed like one of the foreground's.  With many runnable
+ * readers on few CPUs that share is a few percent: on one vCPU beside
+ * 64 QD1 readers, a RAID6 repair's 1 MiB of stripes queued at the
+ * worker took seconds to finish (it got 2 % of the CPU), the throttle
+ * counted them as paid and issued nothing more, and the sync ran at
+ * 100-200 KiB/s under a sync_speed_min of 1000.  So while the decision
+ * says the sync is late for the floor (floor_late: the foreground is
+ * busy and completed sync is behind speed_min), the sync thread runs at
+ * MD_SYNC_FLOOR_NICE and sets mddev->sync_floor, and the personality's
+ * workers do the same while they run with it set (md_sync_boost()).
+ * The floor bounds what that buys: once completed sync catches up the
+ * flag clears and every task is back at its own nice, so when the floor
+ * is met the foreground is scheduled exactly as without it.  A thread
+ * waiting for a completion asks the throttle again every 50 ms, since a
+ * full window queued before the foreground started may not complete
+ * before the boost (a repair at 5000 KiB/s stood still 4 s so).  A nice,
+ * not a real-time class: the sync's share stays a weight, so a floor
+ * the CPU cannot give (5000 KiB/s there is nearly all of it) still
+ * leaves the readers some.
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/sched.h>
 
 #include "md_core.h"
+
+/*
+ * The calling thread's CPU weight while the sync is late for its floor
+ * (on) or back to @nice, its own.  See "CPU behind the floor" above.
+ */
+void md_sync_boost(bool on, long nice)
+{
+	set_user_nice(current, on ? MD_SYNC_FLOOR_NICE : nice);
+}
+EXPORT_SYMBOL_GPL(md_sync_boost);
 
 int md_speed_min(struct mddev *mddev)
 {
@@ -413,6 +446,23 @@ static bool md_sync_window_open(struct mddev *mddev, const struct rt_sample *s)
 	return !w || !s->sync_inflight || s->sync_inflight_sectors < w;
 }
 
+/* Longest wait for a completion before the throttle is asked again. */
+#define MD_SYNC_RESAMPLE_JIFFIES	max(msecs_to_jiffies(50), 1UL)
+
+/*
+ * Late for the floor with the foreground busy: the sync's CPU work (this
+ * thread's, and the personality's on its behalf, which reads
+ * mddev->sync_floor) runs boosted (md_sync_boost()); otherwise as any
+ * other task.
+ */
+static void md_sync_floor(struct mddev *mddev, bool floor)
+{
+	if (floor == READ_ONCE(mddev->sync_floor))
+		return;
+	WRITE_ONCE(mddev->sync_floor, floor);
+	md_sync_boost(floor, 0);
+}
+
 /*
  * Wait until the throttle lets one more request go; false: stop.
  * *max_sectors: the most the request may cover, 0 for no limit.
@@ -434,6 +484,7 @@ static bool md_sync_pace(struct mddev *mddev, u32 *max_sectors)
 		rt_decide(&mddev->throttle, &k, &s, &d);
 		if (READ_ONCE(mddev->fg_slow_ns) != d.slow_ns)
 			WRITE_ONCE(mddev->fg_slow_ns, d.slow_ns);
+		md_sync_floor(mddev, d.floor_late);
 		if (d.wait_ns) {
 			unsigned long t = max_t(unsigned long,
 						nsecs_to_jiffies(d.wait_ns), 1);
@@ -448,9 +499,15 @@ static bool md_sync_pace(struct mddev *mddev, u32 *max_sectors)
 			*max_sectors = d.max_sectors;
 			return true;
 		}
-		wait_event_idle(mddev->sync_wait,
-				atomic_read(&core->sync_seq) != seq ||
-				md_sync_stopping(mddev));
+		/*
+		 * Not only a completion: the foreground may start while the
+		 * window is full, and then what is queued may not complete
+		 * until this thread has seen it and set sync_floor.
+		 */
+		wait_event_idle_timeout(mddev->sync_wait,
+					atomic_read(&core->sync_seq) != seq ||
+					md_sync_stopping(mddev),
+					MD_SYNC_RESAMPLE_JIFFIES);
 	}
 }
 
@@ -554,6 +611,7 @@ static int md_sync_thread_fn(void *arg)
 		cond_resched();
 	}
 	md_sync_wait_idle(mddev);
+	md_sync_floor(mddev, false);
 	if (pers->close_sync)
 		pers->close_sync(mddev);
 	if (turn)

@@ -43,6 +43,16 @@
  * spread over all workers, by region.  tests/vm/tests/t98-ordering.sh
  * measures the order on the members.
  *
+ * Workers are kworkers of the shared pool, weighed like any task.  While
+ * the sync is late for sync_speed_min with the foreground busy (the md
+ * core sets mddev->sync_floor, see md_sync.c) a worker raises its own
+ * priority for as long as it handles stripes with the flag set, and
+ * restores it before the work item returns (r5_floor_boost()), so no
+ * other work item inherits it.  Foreground stripes queued beside the
+ * sync's are handled at that priority too; they are few while the
+ * foreground is mostly direct reads, and the flag lasts only until
+ * completed sync is back at the floor.
+ *
  * Reads of data on a member that holds it (In_sync, or rebuilt past it)
  * bypass the cache: data on a working member is never rewritten by an
  * operation except with the value a write put there, and a write is
@@ -2581,11 +2591,27 @@ static void r5_retry_reads(struct r5conf *conf)
 	}
 }
 
+/*
+ * While the sync is late for its floor (mddev->sync_floor), the worker
+ * runs boosted as the sync thread does; @nice: the worker's own.
+ */
+static void r5_floor_boost(struct r5conf *conf, bool *boosted, long nice)
+{
+	bool want = READ_ONCE(conf->mddev->sync_floor);
+
+	if (want == *boosted)
+		return;
+	md_sync_boost(want, nice);
+	*boosted = want;
+}
+
 static void raid5_work(struct work_struct *work)
 {
 	struct r5worker *w = container_of(work, struct r5worker, work);
 	struct r5conf *conf = w->conf;
 	bool first = w == conf->workers;
+	long nice = task_nice(current);
+	bool boosted = false;
 	struct blk_plug plug;
 
 	blk_start_plug(&plug);
@@ -2606,11 +2632,14 @@ static void raid5_work(struct work_struct *work)
 		spin_unlock_irq(&w->lock);
 		if (!sh)
 			break;
+		r5_floor_boost(conf, &boosted, nice);
 		r5_handle(conf, sh);
 		cond_resched();
 	}
 	r5_submit_held(w);
 	blk_finish_plug(&plug);
+	if (boosted)
+		md_sync_boost(false, nice);
 }
 
 /*

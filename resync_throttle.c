@@ -40,7 +40,10 @@
  *            more request per decision for as long as that holds, so the
  *            depth grows to exactly what the floor needs at the current
  *            latency and no further.  As in-tree md, the floor wins over
- *            the ceiling.
+ *            the ceiling.  Requests in flight count as paid only if the
+ *            CPU gets them done: the decision's floor_late (foreground
+ *            busy, completed sync behind speed_min) tells the core to
+ *            give the sync's work the CPU it needs (md_sync.c).
  *  CEILING - sync is ahead of sync_speed_max.  Wait until it is not.
  *  IDLE    - no foreground for idle_ms.  No pauses, no depth limit: the
  *            personality's resync window is the only bound, exactly like
@@ -528,6 +531,7 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	d->max_inflight = depth;
 	/* small requests while busy: what a foreground IO waits behind */
 	d->max_sectors = d->fg_busy ? RT_BUSY_REQ_SECTORS : 0;
+	d->floor_late = d->fg_busy && e.min_rate && rt->floor_nsec > 0;
 
 	if (e.min_rate && rt_floor_owed(rt, s) > 0) {
 		/* one more request each time, as long as the floor is owed */

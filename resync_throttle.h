@@ -115,6 +115,9 @@ struct rt_decision {
 				 */
 	bool fg_active;		/* foreground activity seen in this sample */
 	bool fg_busy;		/* foreground busy (activity within idle_ms) */
+	bool floor_late;	/* fg_busy, and the sync completed less than
+				 * speed_min asks (in flight not counted)
+				 */
 	u32 mode;		/* enum rt_mode */
 };
 

@@ -9,12 +9,17 @@ also degraded-JOB.json, its baseline) and, per sync kind SYNC (repair,
 resync, recover), SYNC-JOB.json (fio), SYNC-JOB.samples,
 t2-SYNC.dmesg, t2-SYNC.samples, t3-SYNC.samples, t3-SYNC-fio.json and
 *.stats.  Samples are md_sample lines "t_ms pos_kib total_kib reads
-writes action".
+writes action".  T3 measured with another load or floors than QD16 x 4
+and sync_speed_min 5000 (params.txt's t3_load and t3_min) is in
+t3-SYNC-LOAD-minFLOOR.*, one T3 per floor.
 
 Prints the T1/T2/T3 tables (medians over runs), writes summary.json and,
-per configuration and sync kind, t3-CONFIG-SYNC.dat (gnuplot data: its
-title line, then one block per implementation, its first run's T3
-timeline) into --out.
+per configuration, sync kind and T3, t3-CONFIG-SYNC[-LOAD-minFLOOR].dat
+(gnuplot data: its title line, then one block per implementation, its
+first run's T3 timeline) into --out.  In summary.json, a sync kind's
+"t3" is the default T3 (QD16 x 4, floor 5000); any other is in "t3v",
+keyed by "LOAD-minFLOOR", with its "load" and "min" beside the
+implementations.
 """
 import argparse
 import json
@@ -35,6 +40,9 @@ T1_TARGET = {"qd1-randread": (0.90, 2.0), "qd1x64-randread": (0.90, None),
 T1_WORST = {"qd1-randread": 0.85, "qd1x64-randread": 0.85}
 T2_TARGET = 0.95
 T3_FLOOR = 5000
+T3_LOAD = "qd16x4-randread"
+LOAD_TEXT = {"qd16x4-randread": "QD16 x 4 randread", "qd1x64-randread": "QD1 x 64 randread",
+             "qd1-randread": "QD1 randread", "qd1-randwrite": "QD1 randwrite"}
 T3_RECOVERY_MS = 1000
 T3_RECOVERED = 0.90
 # issue 33's work-conserving moonshot: the sync gets this much of what the
@@ -99,8 +107,18 @@ def t2_seconds(run, kind):
     return busy[-1] - busy[0] if len(busy) > 1 else None
 
 
-def t3(run, kind, idle_kibs):
-    rows = samples(os.path.join(run, f"t3-{kind}.samples"))
+def t3_variants(params):
+    """[(file tag, floor, load)]: T3's runs; the default load and floor
+    (all runs before both could be chosen) keep the plain file names."""
+    load = params.get("t3_load", T3_LOAD)
+    mins = [int(v) for v in params.get("t3_min", str(T3_FLOOR)).split()]
+    if load == T3_LOAD and mins == [T3_FLOOR]:
+        return [("", T3_FLOOR, load)]
+    return [(f"-{load}-min{v}", v, load) for v in mins]
+
+
+def t3(run, kind, idle_kibs, tag=""):
+    rows = samples(os.path.join(run, f"t3-{kind}{tag}.samples"))
     act = [k for k in range(1, len(rows)) if rows[k]["rd"] > rows[k - 1]["rd"]]
     if not act:
         return None
@@ -121,8 +139,8 @@ def t3(run, kind, idle_kibs):
     return res
 
 
-def timeline(run, kind):
-    rows = samples(os.path.join(run, f"t3-{kind}.samples"))
+def timeline(run, kind, tag=""):
+    rows = samples(os.path.join(run, f"t3-{kind}{tag}.samples"))
     out = []
     for a, b in zip(rows, rows[1:]):
         dt = b["t"] - a["t"]
@@ -290,8 +308,9 @@ def wc_table(S, runs, kind, c, t2):
     S["wc"] = wc
 
 
-def t3_table(S, runs, kind, t2):
-    print(f"T3: {kind} with sync_speed_min {T3_FLOOR}, QD16 x 4 randread for a while, then idle")
+def t3_table(S, runs, kind, t2, tag="", floor=T3_FLOOR, load=T3_LOAD):
+    print(f"T3: {kind} with sync_speed_min {floor}, {LOAD_TEXT.get(load, load)} for a while, "
+          "then idle")
     print("    floor = sync KiB/s under load (from 0.5 s after it starts); recovery = ms after the")
     print(f"    last foreground IO until a 200 ms window reaches {T3_RECOVERED:.0%} of the T2 idle speed")
     print(f"{'impl':7} {'runs':>4} {'before':>8} {'floor':>8} {'met':>4} {'after':>8} "
@@ -301,7 +320,7 @@ def t3_table(S, runs, kind, t2):
         res = []
         for k, r in enumerate(runs.get(i, [])):
             idle = t2[i]["per_run_kibs"][k] if i in t2 and k < len(t2[i]["per_run_kibs"]) else None
-            x = t3(r, kind, idle)
+            x = t3(r, kind, idle, tag)
             if x:
                 res.append(x)
         if not res:
@@ -312,14 +331,27 @@ def t3_table(S, runs, kind, t2):
         v = {"runs": len(res), "before_kibs": med(x["before_kibs"] for x in res),
              "floor_kibs": fl, "after_kibs": med(x["after_kibs"] for x in res),
              "recovery_ms": recm, "recovery_ms_runs": rec,
-             "floor_met": fl is not None and fl >= T3_FLOOR,
+             "floor_met": fl is not None and fl >= floor,
              "recovery_met": recm is not None and recm <= T3_RECOVERY_MS}
+        if not t2:
+            # no idle speed to recover to (T2 was not run): not measured
+            v["recovery_met"] = None
+        if tag:
+            v["floor_kibs_runs"] = [x["floor_kibs"] for x in res]
         t3s[i] = v
         print(f"{LABEL[i]:7} {v['runs']:4} {fmt(v['before_kibs']):>8} {fmt(fl):>8} "
               f"{yes(v['floor_met']):>4} {fmt(v['after_kibs']):>8} "
               f"{fmt(recm, '{:.0f}ms'):>9} {yes(v['recovery_met']):>4}   runs: "
               + ",".join("-" if x is None else str(x) for x in rec))
-    S["t3"] = t3s
+    if tag:
+        for i in IMPLS:
+            if i in t3s:
+                print(f"{LABEL[i]} floor per run: " + ",".join(
+                    fmt(x) for x in t3s[i]["floor_kibs_runs"]))
+    if not tag:
+        S["t3"] = t3s
+    else:
+        S.setdefault("t3v", {})[tag[1:]] = dict(t3s, load=load, min=floor)
 
 
 def main():
@@ -335,7 +367,7 @@ def main():
     for line in params.splitlines():
         # one "key=value with spaces" per line for lists, "k=v k=v" otherwise
         key = line.split("=", 1)[0]
-        if key in ("syncs", "jobs", "members"):
+        if key in ("syncs", "jobs", "members", "t3_min"):
             pdict[key] = line.split("=", 1)[1]
         else:
             pdict.update(w.split("=", 1) for w in line.split() if "=" in w)
@@ -360,30 +392,38 @@ def main():
             print()
             print(f"=== {config_text(c)}; during {SYNC_TEXT[kind]}")
             print()
-            t1_table(S, runs, kind)
-            print()
-            t2 = t2_table(S, runs, kind)
-            print()
-            wc_table(S, runs, kind, c, t2)
-            print()
-            t3_table(S, runs, kind, t2)
-            title = (f"{kind} on RAID{c['level']} of {c['ndevs']} {c['member']}"
-                     + (f" at {c['mbps']} MB/s" if c["mbps"] else "")
-                     + f", sync_speed_min {T3_FLOOR} KiB/s, QD16x4 randread in the middle")
-            with open(os.path.join(a.out, f"t3-{cfg}-{kind}.dat"), "w") as f:
-                f.write(f"# title: {title.replace('_', chr(92) + '_')}\n")
-                f.write("# t_s iops sync_MiB_s; block 0 in-tree, block 1 fork (first run each)\n")
+            # a floor-only run (BT_JOBS=none, BT_T2=0) has no T1 or T2
+            if pdict.get("jobs", "-").split():
+                t1_table(S, runs, kind)
+                print()
+            t2 = {}
+            if pdict.get("t2", "1") != "0":
+                t2 = t2_table(S, runs, kind)
+                print()
+                wc_table(S, runs, kind, c, t2)
+                print()
+            for n, (tag, floor, load) in enumerate(t3_variants(pdict)):
+                if n:
+                    print()
+                t3_table(S, runs, kind, t2, tag, floor, load)
+                what = LOAD_TEXT.get(load, load).replace(" x ", "x")
+                title = (f"{kind} on RAID{c['level']} of {c['ndevs']} {c['member']}"
+                         + (f" at {c['mbps']} MB/s" if c["mbps"] else "")
+                         + f", sync_speed_min {floor} KiB/s, {what} in the middle")
+                with open(os.path.join(a.out, f"t3-{cfg}-{kind}{tag}.dat"), "w") as f:
+                    f.write(f"# title: {title.replace('_', chr(92) + '_')}\n")
+                    f.write("# t_s iops sync_MiB_s; block 0 in-tree, block 1 fork (first run each)\n")
+                    for i in IMPLS:
+                        if runs.get(i):
+                            for t, iops, sync in timeline(runs[i][0], kind, tag):
+                                f.write(f"{t:.3f} {iops:.0f} {sync:.2f}\n")
+                        f.write("\n\n")
                 for i in IMPLS:
-                    if runs.get(i):
-                        for t, iops, sync in timeline(runs[i][0], kind):
-                            f.write(f"{t:.3f} {iops:.0f} {sync:.2f}\n")
-                    f.write("\n\n")
-            for i in IMPLS:
-                for r in runs.get(i, [])[:1]:
-                    p = os.path.join(r, f"t3-{kind}.stats")
-                    if os.path.exists(p):
-                        print(f"{LABEL[i]} md/stats after T3 (run 1): " +
-                              " ".join(open(p).read().split()))
+                    for r in runs.get(i, [])[:1]:
+                        p = os.path.join(r, f"t3-{kind}{tag}.stats")
+                        if os.path.exists(p):
+                            print(f"{LABEL[i]} md/stats after T3 (run 1): " +
+                                  " ".join(open(p).read().split()))
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
 

@@ -29,7 +29,9 @@ in-tree's and must satisfy OP VALUE.  A job without a TARGET line gets one
 informational row (IOPS or resync speed).  For the resync throttle bench
 (bench/throttle/summary.py owns its targets) T1 rows give the share of
 idle IOPS each implementation keeps during repair, T2 the idle repair
-speed, T3 whether the sync_speed_min floor and the recovery held.  For
+speed, T3 whether the sync_speed_min floor and the recovery held (a T3
+run with another load or floors, BT_T3_LOAD / BT_T3_MIN, gives one floor
+row per floor, beside the newest full run's rows).  For
 the bench of two RAID1 arrays on partitions of the same disks
 (tests/vm/bench-delayed, bench/delayed/summary.py owns its target) the
 share of idle QD1 read IOPS kept on one array while the other runs
@@ -244,17 +246,26 @@ def throttle_rows(runs):
     """Rows for the resync throttle bench: newest recorded run per
     configuration and sync kind (a run may cover some kinds only)."""
     t1_target, t2_target = load_throttle_targets()
-    latest = {}
+    latest, latest_v = {}, {}
     for name, s in runs:
         # as for bench rows: instruction-count runs are rows of their own
         icount = "-icount" in s.get("accel", "tcg")
         series = kernel_series(s)
         for cfg, m in s.get("members", {}).items():
             for kind, k in m.get("syncs", {}).items():
-                latest[(cfg, icount, kind, series)] = (name, s, m, k)
+                key = (cfg, icount, kind, series)
+                # a floor-only run (T3 with another load or floors, no
+                # T1/T2) adds its rows and replaces none of the others
+                if k.get("t1") or k.get("t2") or k.get("t3"):
+                    latest[key] = (name, s, m, k)
+                for var, v in k.get("t3v", {}).items():
+                    latest_v.setdefault(key, {})[var] = (name, s, m, v)
     rows = []
-    for cfg, icount, kind, series in sorted(latest):
-        name, s, m, k = latest[(cfg, icount, kind, series)]
+    for key in sorted(set(latest) | set(latest_v)):
+        cfg, icount, kind, series = key
+        name, s, m, k = latest.get(key) or next(iter(latest_v[key].values()))
+        if key not in latest:
+            k = {}
         level, ndevs, member = m.get("level", 1), m.get("ndevs", 2), m.get("member", cfg)
         speed = f" {m['mbps']} MB/s" if m.get("mbps") and m["mbps"] != 100 else ""
         grp = f"RAID{level} throttle ({member}{speed})"
@@ -334,6 +345,21 @@ def throttle_rows(runs):
         if report_only:
             for r in rows[first:]:
                 r["target"], r["met"] = "-", None
+        # issue 33: the floor holds beside other loads (e.g. 64 readers on
+        # one vCPU), on any member speed
+        for var, (vname, vs, vm, v) in sorted(latest_v.get(key, {}).items(),
+                                              key=lambda x: (x[1][3].get("load"),
+                                                             x[1][3].get("min", 0))):
+            if "fork" not in v or "intree" not in v:
+                continue
+            load, floor = v.get("load", "?"), v.get("min", 0)
+            vcmd = (" ".join(env) + f" BT_T3_LOAD={load} BT_T3_MIN={floor}"
+                    + " BT_JOBS=none BT_T2=0 tests/vm/bench-throttle")
+            work = f"T3 {load} load, {kind}"
+            a, b = v["intree"], v["fork"]
+            rows.append(row(grp, work, f"sync speed under load, sync_speed_min {floor}",
+                            a.get("floor_kibs"), b.get("floor_kibs"), "kibs", None, True,
+                            f">= {floor} KiB/s", b.get("floor_met"), vname, vs, vcmd))
     return rows
 
 

@@ -18,10 +18,18 @@
 #       job runs on the baseline again (after-KIND-JOB.json)
 #   T2  per sync kind: the whole sync with no foreground IO, timed by the
 #       kernel's own start and done messages (md_sample keeps progress)
-#   T3  per sync kind, sync_speed_min 5000: the sync starts, QD16 x 4
-#       random reads run from BT_LEAD_MS (plus fio's start-up time) for
+#   T3  per sync kind and per floor in BT_T3_MIN (sync_speed_min, "5000"
+#       by default): the sync starts, the BT_T3_LOAD job (qd16x4-randread
+#       by default) runs from BT_LEAD_MS (plus fio's start-up time) for
 #       BT_LOAD_S seconds, then nothing for BT_AFTER_MS; md_sample records
-#       progress and array IOs every 100 ms throughout
+#       progress and array IOs every 100 ms throughout.  The default
+#       floor and load write t3-KIND.*; any other pair writes
+#       t3-KIND-LOAD-minFLOOR.*, so every file says what it measured.
+#       With BT_T3_TRACE=1, t3-*.trace: the stripes in use, the
+#       throttle's decision and the CPU time of the md threads and
+#       kworkers every 0.5 s (a shell that wakes twice a second more)
+# BT_JOBS=none skips T1 and BT_T2=0 skips T2 (a floor-only run; T3's
+# recovery then has no idle speed to reach and is not reported).
 # Raw fio JSON and samples go to /out/CFG/IMPL/runN (CFG names level,
 # members and their speed), tarred onto /dev/vda for the host.
 . /harness/config
@@ -40,6 +48,11 @@ LEAD_MS=${BT_LEAD_MS:-1000}
 LOAD_S=${BT_LOAD_S:-4}
 AFTER_MS=${BT_AFTER_MS:-2500}
 JOBS=${BT_JOBS:-qd1-randread qd16x4-randread qd1-randwrite}
+[ "$JOBS" = none ] && JOBS=
+T2=${BT_T2:-1}
+T3_LOAD=${BT_T3_LOAD:-qd16x4-randread}
+T3_MIN=${BT_T3_MIN:-5000}
+T3_TRACE=${BT_T3_TRACE:-0}
 JOBDIR=/harness/bench/throttle
 OUT=/out
 MD=/dev/md0
@@ -201,6 +214,44 @@ stats_dump() { # DIR: fork's throttle counters
 	done > "$1"
 }
 
+# t3_trace FILE: every 0.5 s until killed, "uptime_s stripe_cache_active
+# throttle_mode throttle_max_inflight" (the last two: this stack only) and
+# then "pid:run_ns:wait_ns" of each md thread and kworker that existed
+# when it started (where the CPU went); builtins only, as the shell gets
+# little CPU under the load
+t3_trace() {
+	_pids=
+	for _p in /proc/[0-9]*; do
+		read -r _c < "$_p/comm" 2> /dev/null || continue
+		case "$_c" in
+		md*|kworker*) _pids="$_pids ${_p#/proc/}"; echo "# ${_p#/proc/} $_c" ;;
+		esac
+	done
+	while :; do
+		read -r _up _x < /proc/uptime
+		read -r _act < $SYS/stripe_cache_active 2> /dev/null || _act=-
+		read -r _mode < $SYS/stats/throttle_mode 2> /dev/null || _mode=-
+		read -r _mi < $SYS/stats/throttle_max_inflight 2> /dev/null || _mi=-
+		_l="$_up $_act $_mode $_mi"
+		for _p in $_pids; do
+			read -r _r _w _x < "/proc/$_p/schedstat" 2> /dev/null &&
+				_l="$_l $_p:$_r:$_w"
+		done
+		echo "$_l"
+		sleep 0.5
+	done
+}
+
+# t3_name KIND FLOOR: T3's file prefix; the default floor and load keep
+# the names of runs recorded before both could be chosen
+t3_name() {
+	if [ "$T3_LOAD" = qd16x4-randread ] && [ "$T3_MIN" = 5000 ]; then
+		echo "t3-$1"
+	else
+		echo "t3-$1-$T3_LOAD-min$2"
+	fi
+}
+
 # one_round IMPL MEMBERS RUN
 one_round() {
 	_cfg=$(cfg_name "$2")
@@ -251,39 +302,58 @@ one_round() {
 
 	for _k in $SYNCS; do
 		# T2
-		dmesg -c > /dev/null
-		sync_go "$_k"
-		$SAMPLE md0 50 600000 until-idle > "$_dir/t2-$_k.samples"
-		dmesg > "$_dir/t2-$_k.dmesg"
-		stats_dump "$_dir/t2-$_k.stats"
-		log "$_who: T2 $_k done"
+		if [ "$T2" = 1 ]; then
+			dmesg -c > /dev/null
+			sync_go "$_k"
+			$SAMPLE md0 50 600000 until-idle > "$_dir/t2-$_k.samples"
+			dmesg > "$_dir/t2-$_k.dmesg"
+			stats_dump "$_dir/t2-$_k.stats"
+			log "$_who: T2 $_k done"
+		fi
 
 		# T3
-		# the floor is set before the sync starts (a resync creates a
-		# new array, so system-wide), the samples start with it
-		md_speed_limit 5000
-		sync_go "$_k"
-		sampler_start "$_dir/t3-$_k.samples" 100
-		sleep "$(awk -v m="$LEAD_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
-		run_fio qd16x4-randread "$_dir/t3-$_k-fio.json" "$LOAD_S"
-		sleep "$(awk -v m="$AFTER_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
-		sampler_stop
-		sync_check "$_k" T3
-		stats_dump "$_dir/t3-$_k.stats"
-		sync_stop "$_k"
-		md_speed_limit
-		log "$_who: T3 $_k done"
+		for _min in $T3_MIN; do
+			_t3=$_dir/$(t3_name "$_k" "$_min")
+			# the floor is set before the sync starts (a resync creates
+			# a new array, so system-wide), the samples start with it
+			md_speed_limit "$_min"
+			sync_go "$_k"
+			sampler_start "$_t3.samples" 100
+			_trace=
+			if [ "$T3_TRACE" = 1 ]; then
+				read -r _up _x < /proc/uptime
+				echo "# samples start at uptime $_up" > "$_t3.trace"
+				t3_trace >> "$_t3.trace" &
+				_trace=$!
+			fi
+			sleep "$(awk -v m="$LEAD_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
+			run_fio "$T3_LOAD" "$_t3-fio.json" "$LOAD_S"
+			if [ -n "$_trace" ]; then
+				kill "$_trace" 2> /dev/null
+				wait "$_trace" 2> /dev/null
+			fi
+			sleep "$(awk -v m="$AFTER_MS" 'BEGIN { printf "%.3f", m / 1000 }')"
+			sampler_stop
+			sync_check "$_k" T3
+			stats_dump "$_t3.stats"
+			sync_stop "$_k"
+			md_speed_limit
+			log "$_who: T3 $_k min $_min done"
+		done
 	done
 	md_stop_all
 }
 
-echo "# bench-throttle: RAID$LEVEL x$NDEVS runs=$RUNS runtime=${RT}s members: $MEMBERS syncs: $SYNCS jobs: $JOBS"
+echo "# bench-throttle: RAID$LEVEL x$NDEVS runs=$RUNS runtime=${RT}s members: $MEMBERS syncs: $SYNCS jobs: $JOBS t3: $T3_LOAD min $T3_MIN"
 {
 	echo "level=$LEVEL ndevs=$NDEVS nullb_mbps=$NULLB_MBPS"
 	echo "syncs=$SYNCS"
 	echo "runs=$RUNS runtime=$RT nullb_mb=$NULLB_MB brd_mb=$BRD_MB"
 	echo "lead_ms=$LEAD_MS load_s=$LOAD_S after_ms=$AFTER_MS"
 	echo "jobs=$JOBS"
+	echo "t2=$T2"
+	echo "t3_load=$T3_LOAD"
+	echo "t3_min=$T3_MIN"
 	echo "members=$MEMBERS"
 } > $OUT/params.txt
 for mem in $MEMBERS; do
