@@ -56,9 +56,10 @@
  * The floor bounds what that buys: once completed sync catches up the
  * flag clears and every task is back at its own nice, so when the floor
  * is met the foreground is scheduled exactly as without it.  A thread
- * waiting for a completion asks the throttle again every 50 ms, since a
- * full window queued before the foreground started may not complete
- * before the boost (a repair at 5000 KiB/s stood still 4 s so).  A nice,
+ * waiting for a completion, or for all in flight at a checkpoint, asks
+ * the throttle again every 50 ms, since a full window queued before the
+ * foreground started may not complete before the boost (a repair at
+ * 5000 KiB/s, and a resync at a checkpoint, stood still 4 s so).  A nice,
  * not a real-time class: the sync's share stays a weight, so a floor
  * the CPU cannot give (5000 KiB/s there is nearly all of it) still
  * leaves the readers some.
@@ -68,6 +69,9 @@
 #include <linux/sched.h>
 
 #include "md_core.h"
+
+/* Longest wait for a completion before the throttle is asked again. */
+#define MD_SYNC_RESAMPLE_JIFFIES	max(msecs_to_jiffies(50), 1UL)
 
 /*
  * The calling thread's CPU weight while the sync is late for its floor
@@ -407,11 +411,46 @@ unsigned int md_sync_speed(struct mddev *mddev)
 	return div64_u64((u64)(pos - mark) / 2, dt);
 }
 
+/*
+ * Late for the floor with the foreground busy: the sync's CPU work (this
+ * thread's, and the personality's on its behalf, which reads
+ * mddev->sync_floor) runs boosted (md_sync_boost()); otherwise as any
+ * other task.
+ */
+static void md_sync_floor(struct mddev *mddev, bool floor)
+{
+	if (floor == READ_ONCE(mddev->sync_floor))
+		return;
+	WRITE_ONCE(mddev->sync_floor, floor);
+	md_sync_boost(floor, 0);
+}
+
+/*
+ * Waiting for the sync IO in flight to drain (a checkpoint), the thread
+ * asks the throttle whether the floor fell late meanwhile, so the boost
+ * comes while what it waits for is queued at a starved worker.
+ */
+static void md_sync_floor_check(struct mddev *mddev)
+{
+	struct rt_decision d;
+	struct rt_sample s;
+	struct rt_knobs k;
+
+	md_rt_knobs(mddev, &k);
+	md_sample(mddev, &s);
+	rt_decide(&mddev->throttle, &k, &s, &d);
+	md_sync_floor(mddev, d.floor_late);
+}
+
 static void md_sync_wait_idle(struct mddev *mddev)
 {
 	struct md_core *core = to_core(mddev);
 
-	wait_event_idle(mddev->sync_wait, atomic_read(&core->sync_reqs) <= 0);
+	/* the floor may fall late meanwhile: see md_sync_floor_check() */
+	while (!wait_event_idle_timeout(mddev->sync_wait,
+					atomic_read(&core->sync_reqs) <= 0,
+					MD_SYNC_RESAMPLE_JIFFIES))
+		md_sync_floor_check(mddev);
 }
 
 /* All IO below @pos is done: record it. */
@@ -444,23 +483,6 @@ static bool md_sync_window_open(struct mddev *mddev, const struct rt_sample *s)
 	unsigned int w = READ_ONCE(mddev->sync_window);
 
 	return !w || !s->sync_inflight || s->sync_inflight_sectors < w;
-}
-
-/* Longest wait for a completion before the throttle is asked again. */
-#define MD_SYNC_RESAMPLE_JIFFIES	max(msecs_to_jiffies(50), 1UL)
-
-/*
- * Late for the floor with the foreground busy: the sync's CPU work (this
- * thread's, and the personality's on its behalf, which reads
- * mddev->sync_floor) runs boosted (md_sync_boost()); otherwise as any
- * other task.
- */
-static void md_sync_floor(struct mddev *mddev, bool floor)
-{
-	if (floor == READ_ONCE(mddev->sync_floor))
-		return;
-	WRITE_ONCE(mddev->sync_floor, floor);
-	md_sync_boost(floor, 0);
 }
 
 /*
