@@ -50,7 +50,10 @@
  * counted them as paid and issued nothing more, and the sync ran at
  * 100-200 KiB/s under a sync_speed_min of 1000.  So while the decision
  * says the sync is late for the floor (floor_late: the foreground is
- * busy and completed sync is behind speed_min), the sync thread runs at
+ * busy and completed sync fell 100 ms of speed_min behind, more than a
+ * floor kept as a metronome ever is, and has not caught up; a boost at
+ * every metronome beat would preempt a QD1 reader for nothing), the
+ * sync thread runs at
  * MD_SYNC_FLOOR_NICE and sets mddev->sync_floor, and the personality's
  * workers do the same while they run with it set (md_sync_boost()).
  * The floor bounds what that buys: once completed sync catches up the

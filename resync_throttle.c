@@ -42,8 +42,10 @@
  *            latency and no further.  As in-tree md, the floor wins over
  *            the ceiling.  Requests in flight count as paid only if the
  *            CPU gets them done: the decision's floor_late (foreground
- *            busy, completed sync behind speed_min) tells the core to
- *            give the sync's work the CPU it needs (md_sync.c).
+ *            busy, completed sync more than RT_FLOOR_LATE_NS behind
+ *            speed_min, until it caught up) tells the core to give the sync's work the CPU
+ *            it needs (md_sync.c).  A floor kept as a metronome is
+ *            never that late: its work keeps its own priority.
  *  CEILING - sync is ahead of sync_speed_max.  Wait until it is not.
  *  IDLE    - no foreground for idle_ms.  No pauses, no depth limit: the
  *            personality's resync window is the only bound, exactly like
@@ -189,6 +191,11 @@
 #define RT_SLOW_X		2
 #define RT_SLOW_EXTRA_PM	5
 #define RT_SLOW_SLACK		1
+/*
+ * Completed sync this far behind the floor is late (floor_late): more
+ * than a metronome's jitter, what a starved CPU leaves.
+ */
+#define RT_FLOOR_LATE_NS	(100ULL * RT_NSEC_PER_MSEC)
 /* A mean latency above this (ns) is taken as this: keeps products in u64. */
 #define RT_LAT_MAX_NS		(1000ULL * RT_NSEC_PER_SEC)
 
@@ -531,7 +538,10 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	d->max_inflight = depth;
 	/* small requests while busy: what a foreground IO waits behind */
 	d->max_sectors = d->fg_busy ? RT_BUSY_REQ_SECTORS : 0;
-	d->floor_late = d->fg_busy && e.min_rate && rt->floor_nsec > 0;
+	/* late: from RT_FLOOR_LATE_NS behind until caught up */
+	d->floor_late = d->fg_busy && e.min_rate &&
+			(rt->floor_nsec > (s64)(e.min_rate * RT_FLOOR_LATE_NS) ||
+			 (rt->last.floor_late && rt->floor_nsec > 0));
 
 	if (e.min_rate && rt_floor_owed(rt, s) > 0) {
 		/* one more request each time, as long as the floor is owed */

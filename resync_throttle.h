@@ -116,7 +116,8 @@ struct rt_decision {
 	bool fg_active;		/* foreground activity seen in this sample */
 	bool fg_busy;		/* foreground busy (activity within idle_ms) */
 	bool floor_late;	/* fg_busy, and the sync completed less than
-				 * speed_min asks (in flight not counted)
+				 * speed_min asks, from 100 ms of it behind
+				 * until caught up (in flight not counted)
 				 */
 	u32 mode;		/* enum rt_mode */
 };

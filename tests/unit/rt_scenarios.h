@@ -939,7 +939,8 @@ static void t_floor_stall(void)
 	struct rt_decision d;
 	struct rt_sample s;
 	struct rt_knobs k;
-	u64 t, t_end, done_at_stall = 0, want, got;
+	u64 t, t_end, done_at_stall = 0, want, got, late_before = 0;
+	u64 late_after = 0;
 	u64 due[64];
 	u32 n = 0, i;
 
@@ -971,6 +972,11 @@ static void t_floor_stall(void)
 			s.sync_inflight = n;
 			s.sync_inflight_sectors = (u64)n * SYNC_SECTORS;
 			rt_decide(&rt, &k, &s, &d);
+			if (t < 2 * NS_PER_S && d.floor_late)
+				late_before++;
+			if (t > 2 * NS_PER_S && t < 2 * NS_PER_S + stall +
+			    step && d.floor_late)
+				late_after++;
 			if (d.wait_ns || n >= d.max_inflight || n == 64)
 				break;
 			due[n++] = t + step;
@@ -984,6 +990,10 @@ static void t_floor_stall(void)
 	       (unsigned long long)got, (unsigned long long)want);
 	EXPECT(got >= want, "%llu < %llu sectors", (unsigned long long)got,
 	       (unsigned long long)want);
+	/* the metronome is never late; the stall is, until made up */
+	EXPECT(!late_before, "floor_late %llu times before the stall",
+	       (unsigned long long)late_before);
+	EXPECT(late_after, "floor_late not set after the stall");
 }
 
 /* A pure function: the same inputs give the same decisions. */
