@@ -429,31 +429,35 @@ static void md_sync_floor(struct mddev *mddev, bool floor)
 }
 
 /*
- * Waiting for the sync IO in flight to drain (a checkpoint), the thread
- * asks the throttle whether the floor fell late meanwhile, so the boost
- * comes while what it waits for is queued at a starved worker.
+ * Sample, ask the throttle, and apply what every decision carries: the
+ * foreground's slow threshold and the floor's boost.  The sync thread
+ * only, before each request and while it waits at a checkpoint (so the
+ * boost comes while what it waits for is queued at a starved worker).
  */
-static void md_sync_floor_check(struct mddev *mddev)
+static void md_sync_decide(struct mddev *mddev, struct rt_sample *s,
+			   struct rt_decision *d)
 {
-	struct rt_decision d;
-	struct rt_sample s;
 	struct rt_knobs k;
 
 	md_rt_knobs(mddev, &k);
-	md_sample(mddev, &s);
-	rt_decide(&mddev->throttle, &k, &s, &d);
-	md_sync_floor(mddev, d.floor_late);
+	md_sample(mddev, s);
+	rt_decide(&mddev->throttle, &k, s, d);
+	if (READ_ONCE(mddev->fg_slow_ns) != d->slow_ns)
+		WRITE_ONCE(mddev->fg_slow_ns, d->slow_ns);
+	md_sync_floor(mddev, d->floor_late);
 }
 
 static void md_sync_wait_idle(struct mddev *mddev)
 {
 	struct md_core *core = to_core(mddev);
+	struct rt_decision d;
+	struct rt_sample s;
 
-	/* the floor may fall late meanwhile: see md_sync_floor_check() */
+	/* the floor may fall late meanwhile: see md_sync_decide() */
 	while (!wait_event_idle_timeout(mddev->sync_wait,
 					atomic_read(&core->sync_reqs) <= 0,
 					MD_SYNC_RESAMPLE_JIFFIES))
-		md_sync_floor_check(mddev);
+		md_sync_decide(mddev, &s, &d);
 }
 
 /* All IO below @pos is done: record it. */
@@ -497,19 +501,13 @@ static bool md_sync_pace(struct mddev *mddev, u32 *max_sectors)
 	struct md_core *core = to_core(mddev);
 	struct rt_decision d;
 	struct rt_sample s;
-	struct rt_knobs k;
 	int seq;
 
 	for (;;) {
 		if (md_sync_stopping(mddev))
 			return false;
 		seq = atomic_read(&core->sync_seq);
-		md_rt_knobs(mddev, &k);
-		md_sample(mddev, &s);
-		rt_decide(&mddev->throttle, &k, &s, &d);
-		if (READ_ONCE(mddev->fg_slow_ns) != d.slow_ns)
-			WRITE_ONCE(mddev->fg_slow_ns, d.slow_ns);
-		md_sync_floor(mddev, d.floor_late);
+		md_sync_decide(mddev, &s, &d);
 		if (d.wait_ns) {
 			unsigned long t = max_t(unsigned long,
 						nsecs_to_jiffies(d.wait_ns), 1);

@@ -679,7 +679,6 @@ static void t_share_cap(void)
 {
 	struct scen sc = base("qd1_think_busy_pct_1", 4);
 	struct cmp c;
-	u64 i, max = 0;
 
 	sc.slots = 1;
 	sc.host_ns = 2 * NS_PER_MS;
@@ -687,9 +686,6 @@ static void t_share_cap(void)
 	fg_compare(&sc, 500 * NS_PER_MS, sc.dur_ns, &c);
 	EXPECT(res_b.stats.share_pm <= 10, "share %u pm above 1 %%",
 	       res_b.stats.share_pm);
-	for (i = 0; i < SIM_BUCKETS; i++)
-		if (res_b.sync_sectors[i] > max)
-			max = res_b.sync_sectors[i];
 	EXPECT(c.share_pm <= 10 + 55, "sync used %llu pm of the device",
 	       (unsigned long long)c.share_pm);
 }
