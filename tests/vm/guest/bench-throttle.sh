@@ -28,6 +28,13 @@
 #       With BT_T3_TRACE=1, t3-*.trace: the stripes in use, the
 #       throttle's decision and the CPU time of the md threads and
 #       kworkers every 0.5 s (a shell that wakes twice a second more)
+#   T4  with BT_PIN='RATE...' (KiB/s): per sync kind and rate, the sync
+#       pinned there (speed_limit_min = speed_limit_max = RATE) with no
+#       foreground for BT_RUNTIME s (pin-KIND-RATE-nofg.cpu), then beside
+#       the first T1 job (pin-KIND-RATE-JOB.json and .cpu): what a sync at
+#       one given speed costs the foreground and the CPU, the same on both
+#       implementations whatever their throttles decide.  A .cpu file is
+#       "seconds busy_cpu_s sync_kib" (/proc/stat, sync_completed)
 # BT_JOBS=none skips T1 and BT_T2=0 skips T2 (a floor-only run; T3's
 # recovery then has no idle speed to reach and is not reported).
 # Raw fio JSON and samples go to /out/CFG/IMPL/runN (CFG names level,
@@ -53,6 +60,7 @@ T2=${BT_T2:-1}
 T3_LOAD=${BT_T3_LOAD:-qd16x4-randread}
 T3_MIN=${BT_T3_MIN:-5000}
 T3_TRACE=${BT_T3_TRACE:-0}
+PIN=${BT_PIN:-}
 JOBDIR=/harness/bench/throttle
 OUT=/out
 MD=/dev/md0
@@ -215,16 +223,21 @@ stats_dump() { # DIR: fork's throttle counters
 }
 
 # t3_trace FILE: every 0.5 s until killed, "uptime_s stripe_cache_active
-# throttle_mode throttle_max_inflight" (the last two: this stack only) and
-# then "pid:run_ns:wait_ns" of each md thread and kworker that existed
-# when it started (where the CPU went); builtins only, as the shell gets
+# throttle_mode throttle_max_inflight" (the last two: this stack only),
+# "pid:run_ns:wait_ns:nice" of each md thread and kworker that existed
+# when it started (where the CPU went) and "wchan:FUNCTION" where the sync
+# thread sleeps; builtins only, as the shell gets
 # little CPU under the load
 t3_trace() {
 	_pids=
+	_rs=
 	for _p in /proc/[0-9]*; do
 		read -r _c < "$_p/comm" 2> /dev/null || continue
 		case "$_c" in
 		md*|kworker*) _pids="$_pids ${_p#/proc/}"; echo "# ${_p#/proc/} $_c" ;;
+		esac
+		case "$_c" in
+		md*_resync) _rs="$_rs ${_p#/proc/}" ;;
 		esac
 	done
 	while :; do
@@ -234,12 +247,82 @@ t3_trace() {
 		read -r _mi < $SYS/stats/throttle_max_inflight 2> /dev/null || _mi=-
 		_l="$_up $_act $_mode $_mi"
 		for _p in $_pids; do
-			read -r _r _w _x < "/proc/$_p/schedstat" 2> /dev/null &&
-				_l="$_l $_p:$_r:$_w"
+			read -r _r _w _x < "/proc/$_p/schedstat" 2> /dev/null ||
+				continue
+			read -r _st < "/proc/$_p/stat" 2> /dev/null
+			# the 19th field, nice (comm has no spaces here)
+			set -- $_st
+			_l="$_l $_p:$_r:$_w:${19:-?}"
+		done
+		for _p in $_rs; do
+			# wchan ends without a newline
+			_wc=
+			read -r _wc < "/proc/$_p/wchan" 2> /dev/null
+			_l="$_l wchan:${_wc:-?}"
+		done
+		# where a kworker doing raid5 work is: its top 3 frames
+		for _p in $_pids; do
+			read -r _c < "/proc/$_p/comm" 2> /dev/null || continue
+			case "$_c" in *raid5*) ;; *) continue ;; esac
+			_n=0 _stk=
+			while [ $_n -lt 3 ] && read -r _x _fn; do
+				_stk="$_stk<${_fn%%+*}"
+				_n=$((_n + 1))
+			done < "/proc/$_p/stack"
+			_l="$_l stack$_p:${_stk#<}"
 		done
 		echo "$_l"
 		sleep 0.5
 	done
+}
+
+# cpu_mark: "uptime_s busy_cpu_s sync_sectors_done" now
+cpu_mark() {
+	read -r _up _x < /proc/uptime
+	read -r _c _u _n _s _i _w _q _sq _st _x < /proc/stat
+	_done=$(cut -d' ' -f1 $SYS/sync_completed 2> /dev/null)
+	case "$_done" in ''|*[!0-9]*) _done=0 ;; esac
+	echo "$_up $(((_u + _n + _s + _q + _sq + _st) * 10)) $_done"
+}
+
+# cpu_span MARK0 MARK1: "seconds busy_cpu_s sync_kib" between two marks
+cpu_span() {
+	echo "$1 $2" | awk '{ printf "%.3f %.3f %d\n", $4 - $1, ($5 - $2) / 1000, ($6 - $3) / 2 }'
+}
+
+# pin_one KIND RATE JOB DIR: T4 for one sync kind and rate
+pin_one() {
+	md_speed_limit "$2" "$2"
+	if ! sync_start "$1"; then
+		md_speed_limit
+		return 1
+	fi
+	sleep 1
+	_m0=$(cpu_mark)
+	if [ "${BT_PERF:-0}" = 1 ] && command -v perf > /dev/null; then
+		perf record -q -a -g -e cpu-clock -F 499 -o /tmp/perf.data \
+			-- sleep "$RT" > /dev/null 2>&1
+	else
+		sleep "$RT"
+	fi
+	_m1=$(cpu_mark)
+	cpu_span "$_m0" "$_m1" > "$4/pin-$1-$2-nofg.cpu"
+	if [ -e /tmp/perf.data ]; then
+		perf report -i /tmp/perf.data --stdio --no-children \
+			--sort comm,dso,sym -g none 2> /dev/null | head -150 \
+			> "$4/pin-$1-$2-nofg.perf.txt"
+		perf report -i /tmp/perf.data --stdio --children \
+			--sort sym -g none 2> /dev/null | head -150 \
+			> "$4/pin-$1-$2-nofg.perfc.txt"
+		rm -f /tmp/perf.data
+	fi
+	_m0=$(cpu_mark)
+	run_fio "$3" "$4/pin-$1-$2-$3.json"
+	_m1=$(cpu_mark)
+	cpu_span "$_m0" "$_m1" > "$4/pin-$1-$2-$3.cpu"
+	sync_check "$1" "T4 $2"
+	sync_stop "$1"
+	md_speed_limit
 }
 
 # t3_name KIND FLOOR: T3's file prefix; the default floor and load keep
@@ -340,6 +423,15 @@ one_round() {
 			md_speed_limit
 			log "$_who: T3 $_k min $_min done"
 		done
+
+		# T4
+		for _rate in $PIN; do
+			_j=${JOBS%% *}
+			[ -n "$_j" ] || _j=qd1-randread
+			pin_one "$_k" "$_rate" "$_j" "$_dir" ||
+				log "$_who: T4 $_k at $_rate did not start"
+			log "$_who: T4 $_k pinned at $_rate done"
+		done
 	done
 	md_stop_all
 }
@@ -354,6 +446,7 @@ echo "# bench-throttle: RAID$LEVEL x$NDEVS runs=$RUNS runtime=${RT}s members: $M
 	echo "t2=$T2"
 	echo "t3_load=$T3_LOAD"
 	echo "t3_min=$T3_MIN"
+	echo "pin=$PIN"
 	echo "members=$MEMBERS"
 } > $OUT/params.txt
 for mem in $MEMBERS; do
