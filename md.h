@@ -256,11 +256,11 @@ struct mddev {
 	int sync_speed_min, sync_speed_max, sync_io_depth; /* 0: default */
 	struct resync_throttle throttle;
 	/*
-	 * The sync thread's last decision was FLOOR (behind sync_speed_min
-	 * with the foreground busy): its work runs at MD_SYNC_FLOOR_NICE.
-	 * Written by the sync thread only, false outside a pass; READ_ONCE.
+	 * The CPU weight the sync's work runs at (enum md_sync_prio), from
+	 * the sync thread's last decision.  Written by the sync thread only,
+	 * MD_SYNC_PRIO_OWN outside a pass; READ_ONCE.
 	 */
-	bool sync_floor;
+	u8 sync_prio;
 
 	/*
 	 * Foreground IO on the md device, for the resync throttle: per-CPU
@@ -301,9 +301,16 @@ struct mddev {
 };
 
 #define MD_MAX_SECTOR	(~(sector_t)0)
-/* The nice of the sync's work while it is behind sync_speed_min. */
+/* How the sync's CPU work is weighed against the foreground's. */
+enum md_sync_prio {
+	MD_SYNC_PRIO_OWN,	/* no foreground: the task's own nice */
+	MD_SYNC_PRIO_YIELD,	/* foreground busy, floor met: MD_SYNC_YIELD_NICE */
+	MD_SYNC_PRIO_FLOOR,	/* late for the floor: MD_SYNC_FLOOR_NICE */
+};
+
 #define MD_SYNC_FLOOR_NICE	MIN_NICE
-void md_sync_boost(bool on, long nice);
+#define MD_SYNC_YIELD_NICE	MAX_NICE
+void md_sync_nice(enum md_sync_prio prio, long nice);
 
 /* A bitmap on the members (not in a file): what superblocks announce. */
 static inline bool md_internal_bitmap(struct mddev *mddev)
@@ -421,6 +428,14 @@ struct md_personality {
 				 sector_t max_sector, bool *skipped);
 	/* Sync thread finished or was interrupted. */
 	void (*close_sync)(struct mddev *mddev);
+	/*
+	 * Optional, sync thread only: the sync just fell late for its
+	 * floor (mddev->sync_prio is MD_SYNC_PRIO_FLOOR).  Raise the tasks
+	 * doing the sync's work now to MD_SYNC_FLOOR_NICE: a task that
+	 * yields to a busy foreground may not run soon enough to see the
+	 * flag itself.  They restore their own nice when they stop.
+	 */
+	void (*sync_raise)(struct mddev *mddev);
 	/* Array size for this member size and count. */
 	sector_t (*size)(struct mddev *mddev, sector_t sectors, int raid_disks);
 	/* 1: stop all IO and wait for in-flight; 0: resume. */

@@ -40,32 +40,45 @@
  * to wait for that section.  Members move rarely; the lookup is redone
  * every second anyway.
  *
- * CPU behind the floor.  The throttle decides how much sync to issue,
- * the scheduler how fast it is done: the sync thread and whatever does
- * the personality's work for it (raid5's stripe workers) are ordinary
- * tasks, each weighed like one of the foreground's.  With many runnable
- * readers on few CPUs that share is a few percent: on one vCPU beside
- * 64 QD1 readers, a RAID6 repair's 1 MiB of stripes queued at the
- * worker took seconds to finish (it got 2 % of the CPU), the throttle
- * counted them as paid and issued nothing more, and the sync ran at
- * 100-200 KiB/s under a sync_speed_min of 1000.  So while the decision
- * says the sync is late for the floor (floor_late: the foreground is
- * busy and completed sync fell 100 ms of speed_min behind, more than a
- * floor kept as a metronome ever is, and has not caught up; a boost at
- * every metronome beat would preempt a QD1 reader for nothing), the
- * sync thread runs at
- * MD_SYNC_FLOOR_NICE and sets mddev->sync_floor, and the personality's
- * workers do the same while they run with it set (md_sync_boost()).
- * The floor bounds what that buys: once completed sync catches up the
- * flag clears and every task is back at its own nice, so when the floor
- * is met the foreground is scheduled exactly as without it.  A thread
- * waiting for a completion, or for all in flight at a checkpoint, asks
- * the throttle again every 50 ms, since a full window queued before the
- * foreground started may not complete before the boost (a repair at
- * 5000 KiB/s, and a resync at a checkpoint, stood still 4 s so).  A nice,
- * not a real-time class: the sync's share stays a weight, so a floor
- * the CPU cannot give (5000 KiB/s there is nearly all of it) still
- * leaves the readers some.
+ * CPU beside the foreground.  The throttle decides how much sync to
+ * issue, the scheduler how fast it is done: the sync thread and whatever
+ * does the personality's work for it (raid5's stripe workers) are
+ * ordinary tasks.  Weighed like one of the foreground's, they are wrong
+ * both ways:
+ * - Too heavy beside a QD1 reader.  Under TCG the sync's CPU (copying
+ *   member data, comparing parity) is most of its cost: a RAID5 check at
+ *   1000 KiB/s takes 14 % of a vCPU.  A reader that wakes on a CPU where
+ *   a sync worker runs at the same nice waits for the worker's slice, so
+ *   a floor paced to the microsecond still cost the reader 10-25 %.
+ * - Too light beside 64 readers on one vCPU: there that share is a few
+ *   percent, a RAID6 repair's 1 MiB of stripes queued at the worker took
+ *   seconds to finish, the throttle counted them as paid and issued
+ *   nothing more, and the sync ran at 100-200 KiB/s under a
+ *   sync_speed_min of 1000.
+ * So the decision sets the sync's weight (mddev->sync_prio, applied by
+ * md_sync_nice()): with the foreground busy the personality's work for
+ * the sync runs at MD_SYNC_YIELD_NICE, preempted by any foreground task
+ * that wakes and moved to an idle CPU if there is one (the sync thread
+ * itself stays at its own weight: it issues little, and it must run to
+ * see the floor fall late); while the decision says it is
+ * late for the floor (floor_late: the foreground is busy and completed
+ * sync fell 100 ms of speed_min behind, more than a floor kept as a
+ * metronome ever is, and has not caught up) at MD_SYNC_FLOOR_NICE.  The
+ * floor bounds both: a yielding sync that the CPU starves falls behind
+ * and is raised, and once it catches up it yields again; with no
+ * foreground every task is back at its own nice.  The personality's
+ * workers take the weight while they handle the sync's stripes and
+ * restore their own before the work item returns; a worker starved at
+ * the yielding weight would not run to see the floor fall late (on one
+ * vCPU beside a QD1 reader it waited seconds at cond_resched()), so
+ * the sync thread raises the running ones itself (pers->sync_raise).  A thread waiting for
+ * a completion, or for all in flight at a checkpoint, asks the throttle
+ * again every 50 ms, since a full window queued before the foreground
+ * started may not complete before the boost (a repair at 5000 KiB/s,
+ * and a resync at a checkpoint, stood still 4 s so).  Nices, not
+ * scheduling classes: the sync's share stays a weight, so a floor the
+ * CPU cannot give (5000 KiB/s there is nearly all of it) still leaves
+ * the readers some, and a yielding sync is never starved outright.
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -77,14 +90,25 @@
 #define MD_SYNC_RESAMPLE_JIFFIES	max(msecs_to_jiffies(50), 1UL)
 
 /*
- * The calling thread's CPU weight while the sync is late for its floor
- * (on) or back to @nice, its own.  See "CPU behind the floor" above.
+ * The calling thread's CPU weight for the sync's work at @prio; @nice is
+ * its own.  See "CPU beside the foreground" above.
  */
-void md_sync_boost(bool on, long nice)
+void md_sync_nice(enum md_sync_prio prio, long nice)
 {
-	set_user_nice(current, on ? MD_SYNC_FLOOR_NICE : nice);
+	switch (prio) {
+	case MD_SYNC_PRIO_YIELD:
+		nice = MD_SYNC_YIELD_NICE;
+		break;
+	case MD_SYNC_PRIO_FLOOR:
+		nice = MD_SYNC_FLOOR_NICE;
+		break;
+	case MD_SYNC_PRIO_OWN:
+		break;
+	}
+	if (task_nice(current) != nice)
+		set_user_nice(current, nice);
 }
-EXPORT_SYMBOL_GPL(md_sync_boost);
+EXPORT_SYMBOL_GPL(md_sync_nice);
 
 int md_speed_min(struct mddev *mddev)
 {
@@ -415,17 +439,25 @@ unsigned int md_sync_speed(struct mddev *mddev)
 }
 
 /*
- * Late for the floor with the foreground busy: the sync's CPU work (this
- * thread's, and the personality's on its behalf, which reads
- * mddev->sync_floor) runs boosted (md_sync_boost()); otherwise as any
- * other task.
+ * The sync's CPU weight (this thread's, and the personality's on its
+ * behalf, which reads mddev->sync_prio), see md_sync_nice().
  */
-static void md_sync_floor(struct mddev *mddev, bool floor)
+static void md_sync_prio(struct mddev *mddev, enum md_sync_prio prio)
 {
-	if (floor == READ_ONCE(mddev->sync_floor))
+	if (prio == READ_ONCE(mddev->sync_prio))
 		return;
-	WRITE_ONCE(mddev->sync_floor, floor);
-	md_sync_boost(floor, 0);
+	WRITE_ONCE(mddev->sync_prio, prio);
+	/* never yields itself: it must see the floor fall late in time */
+	md_sync_nice(prio == MD_SYNC_PRIO_FLOOR ? prio : MD_SYNC_PRIO_OWN, 0);
+	if (prio == MD_SYNC_PRIO_FLOOR && mddev->pers->sync_raise)
+		mddev->pers->sync_raise(mddev);
+}
+
+static enum md_sync_prio md_sync_prio_of(const struct rt_decision *d)
+{
+	if (d->floor_late)
+		return MD_SYNC_PRIO_FLOOR;
+	return d->fg_busy ? MD_SYNC_PRIO_YIELD : MD_SYNC_PRIO_OWN;
 }
 
 /*
@@ -444,7 +476,7 @@ static void md_sync_decide(struct mddev *mddev, struct rt_sample *s,
 	rt_decide(&mddev->throttle, &k, s, d);
 	if (READ_ONCE(mddev->fg_slow_ns) != d->slow_ns)
 		WRITE_ONCE(mddev->fg_slow_ns, d->slow_ns);
-	md_sync_floor(mddev, d->floor_late);
+	md_sync_prio(mddev, md_sync_prio_of(d));
 }
 
 static void md_sync_wait_idle(struct mddev *mddev)
@@ -525,7 +557,7 @@ static bool md_sync_pace(struct mddev *mddev, u32 *max_sectors)
 		/*
 		 * Not only a completion: the foreground may start while the
 		 * window is full, and then what is queued may not complete
-		 * until this thread has seen it and set sync_floor.
+		 * until this thread has seen it and raised sync_prio.
 		 */
 		wait_event_idle_timeout(mddev->sync_wait,
 					atomic_read(&core->sync_seq) != seq ||
@@ -634,7 +666,7 @@ static int md_sync_thread_fn(void *arg)
 		cond_resched();
 	}
 	md_sync_wait_idle(mddev);
-	md_sync_floor(mddev, false);
+	md_sync_prio(mddev, MD_SYNC_PRIO_OWN);
 	if (pers->close_sync)
 		pers->close_sync(mddev);
 	if (turn)

@@ -43,15 +43,19 @@
  * spread over all workers, by region.  tests/vm/tests/t98-ordering.sh
  * measures the order on the members.
  *
- * Workers are kworkers of the shared pool, weighed like any task.  While
- * the sync is late for sync_speed_min with the foreground busy (the md
- * core sets mddev->sync_floor, see md_sync.c) a worker raises its own
- * priority for as long as it handles stripes with the flag set, and
- * restores it before the work item returns (r5_floor_boost()), so no
- * other work item inherits it.  Foreground stripes queued beside the
- * sync's are handled at that priority too; they are few while the
- * foreground is mostly direct reads, and the flag lasts only until
- * completed sync is back at the floor.
+ * Workers are kworkers of the shared pool, weighed like any task, except
+ * while they handle the sync's stripes with the foreground busy: then
+ * they take the weight the md core gives the sync (mddev->sync_prio, see
+ * md_sync.c), lower while the floor is met and higher while the sync is
+ * late for sync_speed_min, and restore their own before the work item
+ * returns (r5_sync_prio()), so no other work item inherits it.  A worker
+ * starved at the low weight is raised by the sync thread as the floor
+ * falls late (raid5_sync_raise(), under w->lock while w->task names the
+ * kworker, which clears it before restoring its own nice).  Late for
+ * the floor, foreground stripes queued beside the sync's are handled
+ * raised too (the flag lasts only until completed sync is back at the
+ * floor); otherwise a foreground stripe is handled at the worker's own
+ * weight, so a foreground write never waits at the sync's low one.
  *
  * Reads of data on a member that holds it (In_sync, or rebuilt past it)
  * bypass the cache: data on a working member is never rewritten by an
@@ -2592,17 +2596,38 @@ static void r5_retry_reads(struct r5conf *conf)
 }
 
 /*
- * While the sync is late for its floor (mddev->sync_floor), the worker
- * runs boosted as the sync thread does; @nice: the worker's own.
+ * The weight to handle @sh at: the sync's (mddev->sync_prio) for a sync
+ * stripe, and for any stripe while the sync is late for its floor; the
+ * worker's own (@nice) otherwise.  md_sync_nice() changes only what
+ * differs, so a raise by r5_sync_raise() is kept while still wanted.
  */
-static void r5_floor_boost(struct r5conf *conf, bool *boosted, long nice)
+static void r5_sync_prio(struct r5conf *conf, struct r5stripe *sh, long nice)
 {
-	bool want = READ_ONCE(conf->mddev->sync_floor);
+	enum md_sync_prio want = READ_ONCE(conf->mddev->sync_prio);
 
-	if (want == *boosted)
-		return;
-	md_sync_boost(want, nice);
-	*boosted = want;
+	/*
+	 * sh->sync is set before the stripe is queued to a worker, and the
+	 * worker handling it owns sh->syncing
+	 */
+	if (want != MD_SYNC_PRIO_FLOOR && !READ_ONCE(sh->sync) && !sh->syncing)
+		want = MD_SYNC_PRIO_OWN;
+	md_sync_nice(want, nice);
+}
+
+/* pers->sync_raise: the workers running now take the floor's weight */
+static void raid5_sync_raise(struct mddev *mddev)
+{
+	struct r5conf *conf = mddev->private;
+	int i;
+
+	for (i = 0; i < R5_MAX_WORKERS; i++) {
+		struct r5worker *w = &conf->workers[i];
+
+		spin_lock_irq(&w->lock);
+		if (w->task)
+			set_user_nice(w->task, MD_SYNC_FLOOR_NICE);
+		spin_unlock_irq(&w->lock);
+	}
 }
 
 static void raid5_work(struct work_struct *work)
@@ -2611,9 +2636,11 @@ static void raid5_work(struct work_struct *work)
 	struct r5conf *conf = w->conf;
 	bool first = w == conf->workers;
 	long nice = task_nice(current);
-	bool boosted = false;
 	struct blk_plug plug;
 
+	spin_lock_irq(&w->lock);
+	w->task = current;
+	spin_unlock_irq(&w->lock);
 	blk_start_plug(&plug);
 	if (first && !list_empty_careful(&conf->bm_held))
 		r5_unhold_all(conf);
@@ -2632,14 +2659,17 @@ static void raid5_work(struct work_struct *work)
 		spin_unlock_irq(&w->lock);
 		if (!sh)
 			break;
-		r5_floor_boost(conf, &boosted, nice);
+		r5_sync_prio(conf, sh, nice);
 		r5_handle(conf, sh);
 		cond_resched();
 	}
 	r5_submit_held(w);
 	blk_finish_plug(&plug);
-	if (boosted)
-		md_sync_boost(false, nice);
+	spin_lock_irq(&w->lock);
+	w->task = NULL;
+	spin_unlock_irq(&w->lock);
+	/* after clearing w->task: no raise can come after this */
+	md_sync_nice(MD_SYNC_PRIO_OWN, nice);
 }
 
 /*
@@ -4172,6 +4202,7 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	.hot_remove_disk = raid5_hot_remove_disk,	\
 	.spare_active	= raid5_spare_active,		\
 	.sync_request	= raid5_sync_request,		\
+	.sync_raise	= raid5_sync_raise,		\
 	.size		= raid5_size,			\
 	.quiesce	= raid5_quiesce,		\
 	.resize_in_place = true,			\

@@ -278,6 +278,12 @@ struct r5worker {
 	struct work_struct work;
 	spinlock_t lock;		/* see the locking summary */
 	struct list_head handle;	/* owned stripes to run; ->lock */
+	/*
+	 * The kworker running raid5_work() for this worker, NULL between
+	 * runs; ->lock, so the sync thread raises only a task still here
+	 * (r5_sync_raise()), never one back in the pool
+	 */
+	struct task_struct *task;
 	/* the worker alone: member bios not submitted yet (r5_submit()) */
 	struct bio_list held;
 	unsigned int nr_held;

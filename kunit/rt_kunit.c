@@ -16,6 +16,7 @@
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -30,6 +31,8 @@ static struct kunit *rt_kunit_test;
 #define rt_realloc(p, old, new)	kvrealloc((p), (old), (new), GFP_KERNEL)
 #define rt_sort(b, n, s, cmp)	sort((b), (n), (s), (cmp), NULL)
 #define rt_abort()	KUNIT_ASSERT_FAILURE(rt_kunit_test, "simulation gave up")
+/* a case takes minutes on the debug kernel under TCG: no soft lockup */
+#define rt_yield()	cond_resched()
 
 #include "tests/unit/rt_scenarios.h"
 

@@ -18,6 +18,7 @@
 #define rt_realloc(p, old, new)	realloc((p), (new))
 #define rt_sort(b, n, s, cmp)	qsort((b), (n), (s), (cmp))
 #define rt_abort()		abort()
+#define rt_yield()		do { } while (0)
 
 #include "rt_scenarios.h"
 

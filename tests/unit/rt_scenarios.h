@@ -23,6 +23,9 @@
  *   rt_realloc(p, old, new)    grow p from old to new bytes
  *   rt_sort(base, n, size, cmp) sort an array, cmp as for qsort()
  *   rt_abort()                 give up on the running scenario
+ *   rt_yield()                 a point where the simulation may be
+ *                              rescheduled (a case runs for minutes on a
+ *                              debug kernel under TCG)
  * and after each case reads test_bad (failed expectations; it resets it
  * before the case).
  *
@@ -50,6 +53,7 @@
 static void policy(struct resync_throttle *rt, const struct rt_knobs *k,
 		   const struct rt_sample *s, struct rt_decision *d)
 {
+	rt_yield();
 	rt_decide(rt, k, s, d);
 	switch (RT_MUTANT) {
 	case 1:		/* always full speed, like in-tree when "idle" */
@@ -967,6 +971,7 @@ static void t_floor_stall(void)
 		for (;;) {
 			s.sync_inflight = n;
 			s.sync_inflight_sectors = (u64)n * SYNC_SECTORS;
+			rt_yield();
 			rt_decide(&rt, &k, &s, &d);
 			if (t < 2 * NS_PER_S && d.floor_late)
 				late_before++;
