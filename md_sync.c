@@ -56,22 +56,27 @@
  *   nothing more, and the sync ran at 100-200 KiB/s under a
  *   sync_speed_min of 1000.
  * So the decision sets the sync's weight (mddev->sync_prio, applied by
- * md_sync_nice()): with the foreground busy the personality's work for
- * the sync runs at MD_SYNC_YIELD_NICE, preempted by any foreground task
- * that wakes and moved to an idle CPU if there is one (the sync thread
- * itself stays at its own weight: it issues little, and it must run to
- * see the floor fall late); while the decision says it is
+ * md_sync_nice()): with the foreground busy and the floor met (yield)
+ * the personality's work for the sync runs at MD_SYNC_YIELD_NICE,
+ * preempted by any foreground task that wakes and moved to an idle CPU
+ * if there is one (the sync thread itself stays at its own weight: it
+ * issues little, and it must run to see the floor fall behind).  A
+ * little behind the floor (30 ms of speed_min) it is back at its own
+ * weight, so a foreground that keeps every CPU busy shares them with a
+ * floor kept steadily, not in catch-up bursts; while the decision says
+ * it is
  * late for the floor (floor_late: the foreground is busy and completed
  * sync fell 100 ms of speed_min behind, more than a floor kept as a
  * metronome ever is, and has not caught up) at MD_SYNC_FLOOR_NICE.  The
- * floor bounds both: a yielding sync that the CPU starves falls behind
- * and is raised, and once it catches up it yields again; with no
+ * floor bounds all three: a yielding sync that the CPU starves falls
+ * behind and is raised, and once it catches up it yields again; with no
  * foreground every task is back at its own nice.  The personality's
  * workers take the weight while they handle the sync's stripes and
  * restore their own before the work item returns; a worker starved at
  * the yielding weight would not run to see the floor fall late (on one
  * vCPU beside a QD1 reader it waited seconds at cond_resched()), so
- * the sync thread raises the running ones itself (pers->sync_raise).  A thread waiting for
+ * the sync thread raises the running ones itself (pers->sync_raise)
+ * whenever the weight goes up.  A thread waiting for
  * a completion, or for all in flight at a checkpoint, asks the throttle
  * again every 50 ms, since a full window queued before the foreground
  * started may not complete before the boost (a repair at 5000 KiB/s,
@@ -444,12 +449,16 @@ unsigned int md_sync_speed(struct mddev *mddev)
  */
 static void md_sync_prio(struct mddev *mddev, enum md_sync_prio prio)
 {
-	if (prio == READ_ONCE(mddev->sync_prio))
+	enum md_sync_prio was = READ_ONCE(mddev->sync_prio);
+
+	if (prio == was)
 		return;
 	WRITE_ONCE(mddev->sync_prio, prio);
-	/* never yields itself: it must see the floor fall late in time */
+	/* never yields itself: it must see the floor fall behind in time */
 	md_sync_nice(prio == MD_SYNC_PRIO_FLOOR ? prio : MD_SYNC_PRIO_OWN, 0);
-	if (prio == MD_SYNC_PRIO_FLOOR && mddev->pers->sync_raise)
+	/* a yielding worker may not run soon enough to see a raise */
+	if ((was == MD_SYNC_PRIO_YIELD || prio == MD_SYNC_PRIO_FLOOR) &&
+	    mddev->pers->sync_raise)
 		mddev->pers->sync_raise(mddev);
 }
 
@@ -457,7 +466,7 @@ static enum md_sync_prio md_sync_prio_of(const struct rt_decision *d)
 {
 	if (d->floor_late)
 		return MD_SYNC_PRIO_FLOOR;
-	return d->fg_busy ? MD_SYNC_PRIO_YIELD : MD_SYNC_PRIO_OWN;
+	return d->yield ? MD_SYNC_PRIO_YIELD : MD_SYNC_PRIO_OWN;
 }
 
 /*

@@ -49,9 +49,9 @@
  * md_sync.c), lower while the floor is met and higher while the sync is
  * late for sync_speed_min, and restore their own before the work item
  * returns (r5_sync_prio()), so no other work item inherits it.  A worker
- * starved at the low weight is raised by the sync thread as the floor
- * falls late (raid5_sync_raise(), under w->lock while w->task names the
- * kworker, which clears it before restoring its own nice).  Late for
+ * starved at the low weight is raised by the sync thread as the sync's
+ * weight goes up (raid5_sync_raise(), under w->lock while w->task names
+ * the kworker, which clears it before restoring its own nice).  Late for
  * the floor, foreground stripes queued beside the sync's are handled
  * raised too (the flag lasts only until completed sync is back at the
  * floor); otherwise a foreground stripe is handled at the worker's own
@@ -2614,10 +2614,11 @@ static void r5_sync_prio(struct r5conf *conf, struct r5stripe *sh, long nice)
 	md_sync_nice(want, nice);
 }
 
-/* pers->sync_raise: the workers running now take the floor's weight */
+/* pers->sync_raise: the workers running now take the sync's new weight */
 static void raid5_sync_raise(struct mddev *mddev)
 {
 	struct r5conf *conf = mddev->private;
+	bool floor = READ_ONCE(mddev->sync_prio) == MD_SYNC_PRIO_FLOOR;
 	int i;
 
 	for (i = 0; i < R5_MAX_WORKERS; i++) {
@@ -2625,7 +2626,8 @@ static void raid5_sync_raise(struct mddev *mddev)
 
 		spin_lock_irq(&w->lock);
 		if (w->task)
-			set_user_nice(w->task, MD_SYNC_FLOOR_NICE);
+			set_user_nice(w->task, floor ? MD_SYNC_FLOOR_NICE :
+				      w->task_nice);
 		spin_unlock_irq(&w->lock);
 	}
 }
@@ -2640,6 +2642,7 @@ static void raid5_work(struct work_struct *work)
 
 	spin_lock_irq(&w->lock);
 	w->task = current;
+	w->task_nice = nice;
 	spin_unlock_irq(&w->lock);
 	blk_start_plug(&plug);
 	if (first && !list_empty_careful(&conf->bm_held))

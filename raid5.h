@@ -284,6 +284,7 @@ struct r5worker {
 	 * (r5_sync_raise()), never one back in the pool
 	 */
 	struct task_struct *task;
+	long task_nice;			/* its own nice; ->lock, with task */
 	/* the worker alone: member bios not submitted yet (r5_submit()) */
 	struct bio_list held;
 	unsigned int nr_held;

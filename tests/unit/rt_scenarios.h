@@ -919,7 +919,8 @@ static void t_fuzz(void)
 		if (d.wait_ns > RT_WAIT_MAX_NS || !d.max_inflight ||
 		    d.mode >= RT_MODE_NR ||
 		    (!d.wait_ns && !s.sync_inflight &&
-		     d.max_inflight <= s.sync_inflight))
+		     d.max_inflight <= s.sync_inflight) ||
+		    (d.yield && (!d.fg_busy || d.floor_late)))
 			bad++;
 	}
 	EXPECT(bad == 0, "%d invariant violations", bad);
@@ -940,6 +941,7 @@ static void t_floor_stall(void)
 	struct rt_sample s;
 	struct rt_knobs k;
 	u64 t, t_end, done_at_stall = 0, want, got, late_before = 0;
+	u64 decided_before = 0, yield_before = 0;
 	u64 late_after = 0;
 	u64 due[64];
 	u32 n = 0, i;
@@ -975,6 +977,10 @@ static void t_floor_stall(void)
 			rt_decide(&rt, &k, &s, &d);
 			if (t < 2 * NS_PER_S && d.floor_late)
 				late_before++;
+			if (t > NS_PER_S / 2 && t < 2 * NS_PER_S) {
+				decided_before++;
+				yield_before += d.yield;
+			}
 			if (t > 2 * NS_PER_S && t < 2 * NS_PER_S + stall +
 			    step && d.floor_late)
 				late_after++;
@@ -995,6 +1001,14 @@ static void t_floor_stall(void)
 	EXPECT(!late_before, "floor_late %llu times before the stall",
 	       (unsigned long long)late_before);
 	EXPECT(late_after, "floor_late not set after the stall");
+	/* a metronome keeps the floor while yielding the CPU */
+	RT_NOTE("yield in %llu of %llu decisions before the stall",
+		(unsigned long long)yield_before,
+		(unsigned long long)decided_before);
+	EXPECT(yield_before * 100 >= decided_before * 98,
+	       "the metronome yielded in only %llu of %llu decisions",
+	       (unsigned long long)yield_before,
+	       (unsigned long long)decided_before);
 }
 
 /* A pure function: the same inputs give the same decisions. */
