@@ -269,6 +269,11 @@ static u64 rt_min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+static u64 rt_max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
 /* Knobs as used: every value forced into its valid range. */
 struct rt_eff {
 	u64 min_rate;		/* speed_min (+ margin) in sectors/s, which is
@@ -590,7 +595,9 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 			/* no new request until this burst completes */
 			d->max_inflight = s->sync_inflight;
 		} else if (rt->pace_ns < 0) {
-			wait = div64_u64((u64)-rt->pace_ns * 1000,
+			/* rounded up: the refill is rounded down */
+			wait = div64_u64((u64)-rt->pace_ns * 1000 +
+					 rt_share(rt, &e) - 1,
 					 rt_share(rt, &e));
 			rt->win_limited = true;
 		} else {
@@ -608,7 +615,8 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 		if (d->fg_busy)
 			wait = rt_min_u64(wait, rt->fg_seen_ns + e.idle_ns -
 					  s->now_ns);
-		wait = rt_min_u64(wait ? wait : 1, RT_WAIT_MAX_NS);
+		wait = rt_min_u64(rt_max_u64(wait, RT_WAIT_MIN_NS),
+				  RT_WAIT_MAX_NS);
 	}
 	d->wait_ns = wait;
 	d->slow_ns = rt->ref_lat_ns ? rt->ref_lat_ns * RT_SLOW_X : U64_MAX;
