@@ -596,9 +596,8 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 			d->max_inflight = s->sync_inflight;
 		} else if (rt->pace_ns < 0) {
 			/* rounded up: the refill is rounded down */
-			wait = div64_u64((u64)-rt->pace_ns * 1000 +
-					 rt_share(rt, &e) - 1,
-					 rt_share(rt, &e));
+			wait = rt_refill_ns(-rt->pace_ns * 1000,
+					    rt_share(rt, &e));
 			rt->win_limited = true;
 		} else {
 			rt->burst = true;
