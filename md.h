@@ -310,7 +310,7 @@ enum md_sync_prio {
 
 #define MD_SYNC_FLOOR_NICE	MIN_NICE
 #define MD_SYNC_YIELD_NICE	MAX_NICE
-void md_sync_nice(enum md_sync_prio prio, long nice);
+void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice);
 
 /* A bitmap on the members (not in a file): what superblocks announce. */
 static inline bool md_internal_bitmap(struct mddev *mddev)

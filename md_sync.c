@@ -95,10 +95,10 @@
 #define MD_SYNC_RESAMPLE_JIFFIES	max(msecs_to_jiffies(50), 1UL)
 
 /*
- * The calling thread's CPU weight for the sync's work at @prio; @nice is
- * its own.  See "CPU beside the foreground" above.
+ * @p's CPU weight for the sync's work at @prio; @nice is its own.  See
+ * "CPU beside the foreground" above.
  */
-void md_sync_nice(enum md_sync_prio prio, long nice)
+void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice)
 {
 	switch (prio) {
 	case MD_SYNC_PRIO_YIELD:
@@ -110,8 +110,8 @@ void md_sync_nice(enum md_sync_prio prio, long nice)
 	case MD_SYNC_PRIO_OWN:
 		break;
 	}
-	if (task_nice(current) != nice)
-		set_user_nice(current, nice);
+	if (task_nice(p) != nice)
+		set_user_nice(p, nice);
 }
 EXPORT_SYMBOL_GPL(md_sync_nice);
 
@@ -455,7 +455,8 @@ static void md_sync_prio(struct mddev *mddev, enum md_sync_prio prio)
 		return;
 	WRITE_ONCE(mddev->sync_prio, prio);
 	/* never yields itself: it must see the floor fall behind in time */
-	md_sync_nice(prio == MD_SYNC_PRIO_FLOOR ? prio : MD_SYNC_PRIO_OWN, 0);
+	md_sync_nice(current, prio == MD_SYNC_PRIO_FLOOR ? prio :
+		     MD_SYNC_PRIO_OWN, 0);
 	/* a yielding worker may not run soon enough to see a raise */
 	if ((was == MD_SYNC_PRIO_YIELD || prio == MD_SYNC_PRIO_FLOOR) &&
 	    mddev->pers->sync_raise)

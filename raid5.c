@@ -2611,14 +2611,14 @@ static void r5_sync_prio(struct r5conf *conf, struct r5stripe *sh, long nice)
 	 */
 	if (want != MD_SYNC_PRIO_FLOOR && !READ_ONCE(sh->sync) && !sh->syncing)
 		want = MD_SYNC_PRIO_OWN;
-	md_sync_nice(want, nice);
+	md_sync_nice(current, want, nice);
 }
 
 /* pers->sync_raise: the workers running now take the sync's new weight */
 static void raid5_sync_raise(struct mddev *mddev)
 {
 	struct r5conf *conf = mddev->private;
-	bool floor = READ_ONCE(mddev->sync_prio) == MD_SYNC_PRIO_FLOOR;
+	enum md_sync_prio prio = READ_ONCE(mddev->sync_prio);
 	int i;
 
 	for (i = 0; i < R5_MAX_WORKERS; i++) {
@@ -2626,8 +2626,7 @@ static void raid5_sync_raise(struct mddev *mddev)
 
 		spin_lock_irq(&w->lock);
 		if (w->task)
-			set_user_nice(w->task, floor ? MD_SYNC_FLOOR_NICE :
-				      w->task_nice);
+			md_sync_nice(w->task, prio, w->task_nice);
 		spin_unlock_irq(&w->lock);
 	}
 }
@@ -2672,7 +2671,7 @@ static void raid5_work(struct work_struct *work)
 	w->task = NULL;
 	spin_unlock_irq(&w->lock);
 	/* after clearing w->task: no raise can come after this */
-	md_sync_nice(MD_SYNC_PRIO_OWN, nice);
+	md_sync_nice(current, MD_SYNC_PRIO_OWN, nice);
 }
 
 /*
