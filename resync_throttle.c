@@ -126,13 +126,21 @@
  * hold-off expires or RT_WAIT_MAX_NS, whichever is first; a wake-up
  * before that is harmless, the core simply asks again.
  *
- * Request size: while the foreground is busy (PACED, FLOOR, CEILING) no
- * request covers more than RT_BUSY_REQ_SECTORS (8 KiB) of a member.  A
- * foreground IO that lands behind a sync request waits for its whole
- * service time: 3.2 ms for 64 KiB on a 20 MB/s member, 0.4 ms for 8 KiB.
- * The sync takes the same share of the device either way (so IOPS barely
- * move), but the tail is that much shorter: in the QD1 scenario at
- * 100 MB/s p99 went from 2.3x to 1.2x idle.  On an idle array the
+ * Request size: while the foreground is busy, what the share adds
+ * (PACED, CEILING) comes in requests of at most RT_BUSY_REQ_SECTORS
+ * (8 KiB) of a member.  A foreground IO that lands behind one waits for
+ * its service time, 0.4 ms at 20 MB/s where 64 KiB takes 3.2 ms, and the
+ * share's loop weighs sync in small steps: with 64 KiB steps it cut a
+ * light reader's neighbour down to the floor (qd1_holdoff).  What the
+ * floor needs (FLOOR) comes in requests of RT_FLOOR_REQ_SECTORS (16
+ * KiB).  The floor's bandwidth is fixed by speed_min whatever the size,
+ * but each request costs CPU (a wake-up of the sync thread, of the
+ * personality's worker, a completion per member): in 8 KiB requests the
+ * floor took a QD1 reader on a RAID6 of null_blk members 19 % of its
+ * IOPS, in 64 KiB requests 0-14 %.  Larger floor requests make the
+ * foreground's latency lumpier, though, and the share's loop then cuts
+ * a light reader's neighbour down to the floor (qd1_holdoff: at 32 and
+ * 64 KiB it did at one of its four phases).  On an idle array the
  * personality's own request size is used.
  *
  * Reaction times: foreground starting is seen by the very next sample
@@ -551,8 +559,6 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	rt_account(rt, &e, s, d);
 	depth = d->fg_busy ? e.depth : RT_DEPTH_UNLIMITED;
 	d->max_inflight = depth;
-	/* small requests while busy: what a foreground IO waits behind */
-	d->max_sectors = d->fg_busy ? RT_BUSY_REQ_SECTORS : 0;
 	/* late: from RT_FLOOR_LATE_NS behind until caught up */
 	d->floor_late = d->fg_busy && e.min_rate &&
 			(rt->floor_nsec > (s64)(e.min_rate * RT_FLOOR_LATE_NS) ||
@@ -604,6 +610,14 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 			rt->burst_done = s->sync_done_sectors;
 		}
 	}
+
+	/* see "Request size" above */
+	if (!d->fg_busy)
+		d->max_sectors = 0;
+	else if (d->mode == RT_MODE_FLOOR)
+		d->max_sectors = RT_FLOOR_REQ_SECTORS;
+	else
+		d->max_sectors = RT_BUSY_REQ_SECTORS;
 
 	if (wait) {
 		/* wake when the floor falls due or the hold-off ends */

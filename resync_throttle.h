@@ -53,9 +53,14 @@
 #define RT_WAIT_MIN_NS		(10ULL * 1000)
 /*
  * Largest sync request while the foreground is busy, sectors per member:
- * a foreground IO that lands behind one waits for its service time.
+ * RT_BUSY_REQ_SECTORS for what the share adds (a foreground IO that lands
+ * behind one waits for its service time, and the share's feedback loop
+ * weighs it in small steps), RT_FLOOR_REQ_SECTORS for what the floor
+ * needs (its bandwidth is fixed by speed_min; fewer requests cost less
+ * CPU per KiB).
  */
 #define RT_BUSY_REQ_SECTORS	16U
+#define RT_FLOOR_REQ_SECTORS	32U
 
 struct rt_knobs {
 	u32 speed_min_kbs;	/* KiB/s floor kept under any load; 0: none */
