@@ -228,6 +228,37 @@ def t1_table(S, runs, kind):
                   f"{fmt(worst, '{:.2f}'):>6} {yes(wok):>4}")
 
 
+def noise_table(C, runs, syncs):
+    """The bench's own resolution: each job run twice with no sync, the
+    run after a sync (stopped) over the idle run before it.  A sync that
+    cost nothing would show these shares, so a target on a single run's
+    share cannot be finer than their spread.  Every sync kind's runs are
+    pooled (a rebuild's baseline is the degraded array, so it is left
+    out)."""
+    kinds = [k for k in syncs if k != "recover"]
+    if not kinds:
+        return
+    print("Resolution: the same job twice with no sync (the run after a sync stopped over the idle")
+    print(f"    run before it), every run of {', '.join(kinds)} pooled; what a sync costing nothing shows")
+    print(f"{'job':17} {'impl':7} {'pairs':>5} {'median':>6} {'worst':>6} {'best':>6}")
+    out = C.setdefault("noise", {})
+    for job in JOBS:
+        for i in IMPLS:
+            shares = []
+            for r in runs.get(i, []):
+                x = fio_stats(os.path.join(r, f"idle-{job}.json"))
+                for k in kinds:
+                    z = fio_stats(os.path.join(r, f"after-{k}-{job}.json"))
+                    if x and z and x["iops"]:
+                        shares.append(z["iops"] / x["iops"])
+            if not shares:
+                continue
+            out.setdefault(job, {})[i] = {"pairs": len(shares), "median": med(shares),
+                                          "worst": min(shares), "best": max(shares)}
+            print(f"{job:17} {LABEL[i]:7} {len(shares):5} {med(shares):6.2f} "
+                  f"{min(shares):6.2f} {max(shares):6.2f}")
+
+
 def t2_table(S, runs, kind):
     print(f"T2: {kind} of the whole array with no foreground IO (kernel start/done messages)")
     print(f"{'impl':7} {'runs':>4} {'seconds':>8} {'MiB/s':>7} {'vs in-tree':>10} {'target':>6} {'met':>4}")
@@ -387,6 +418,9 @@ def main():
         runs = {i: sorted(os.path.join(a.dir, cfg, i, r)
                           for r in os.listdir(os.path.join(a.dir, cfg, i)))
                 for i in IMPLS if os.path.isdir(os.path.join(a.dir, cfg, i))}
+        if pdict.get("jobs", "-").split():
+            print()
+            noise_table(C, runs, c["syncs"])
         for kind in c["syncs"]:
             S = C["syncs"][kind] = {}
             print()
