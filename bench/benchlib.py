@@ -10,11 +10,13 @@ import statistics
 def fio_stats(path):
     """{"iops", "p99_us"} of a fio JSON file: IOPS summed over jobs and
     directions, p99 of the direction that moved the most bytes; None if
-    the file is missing or nothing was done."""
+    the file is missing or nothing was done.  fio may print a warning
+    before the JSON (a job it had to kill at exit): that line is skipped."""
     if not os.path.exists(path):
         return None
     with open(path) as f:
-        data = json.load(f)
+        text = f.read()
+    data = json.loads(text[text.find("{"):] if "{" in text else text)
     iops, best = 0.0, None
     for job in data["jobs"]:
         for d in ("read", "write"):
