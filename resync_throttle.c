@@ -128,16 +128,14 @@
  *
  * Request size: while the foreground is busy, what the share adds
  * (PACED, CEILING) comes in requests of at most RT_BUSY_REQ_SECTORS
- * (8 KiB) of a member.  A foreground IO that lands behind one waits for
- * its service time, 0.4 ms at 20 MB/s where 64 KiB takes 3.2 ms, and the
- * share's loop weighs sync in small steps: with 64 KiB steps it cut a
- * light reader's neighbour down to the floor (qd1_holdoff).  What the
- * floor needs (FLOOR) comes in requests of RT_FLOOR_REQ_SECTORS (16
- * KiB).  The floor's bandwidth is fixed by speed_min whatever the size,
- * but each request costs CPU (a wake-up of the sync thread, of the
- * personality's worker, a completion per member): in 8 KiB requests the
- * floor took a QD1 reader on a RAID6 of null_blk members 19 % of its
- * IOPS, in 64 KiB requests 0-14 %.  Larger floor requests make the
+ * (8 KiB) of a member: a foreground IO that lands behind one waits for
+ * its service time, 0.4 ms at 20 MB/s where 64 KiB takes 3.2 ms.  What
+ * the floor needs (FLOOR) comes in requests of RT_FLOOR_REQ_SECTORS
+ * (16 KiB).  The floor's bandwidth is fixed by speed_min whatever the
+ * size, but each request costs CPU (a wake-up of the sync thread, of
+ * the personality's worker, a completion per member): in 8 KiB requests
+ * the floor took a QD1 reader on a RAID6 of null_blk members 19 % of
+ * its IOPS, in 64 KiB requests 0-14 %.  Larger requests make the
  * foreground's latency lumpier, though, and the share's loop then cuts
  * a light reader's neighbour down to the floor (qd1_holdoff: at 32 and
  * 64 KiB it did at one of its four phases).  On an idle array the
