@@ -303,13 +303,11 @@ struct mddev {
 #define MD_MAX_SECTOR	(~(sector_t)0)
 /* How the sync's CPU work is weighed against the foreground's. */
 enum md_sync_prio {
-	MD_SYNC_PRIO_OWN,	/* no foreground: the task's own nice */
-	MD_SYNC_PRIO_YIELD,	/* rt_decision.yield: MD_SYNC_YIELD_NICE */
+	MD_SYNC_PRIO_OWN,	/* the task's own nice */
 	MD_SYNC_PRIO_FLOOR,	/* late for the floor: MD_SYNC_FLOOR_NICE */
 };
 
 #define MD_SYNC_FLOOR_NICE	MIN_NICE
-#define MD_SYNC_YIELD_NICE	MAX_NICE
 void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice);
 
 /* A bitmap on the members (not in a file): what superblocks announce. */
@@ -429,11 +427,11 @@ struct md_personality {
 	/* Sync thread finished or was interrupted. */
 	void (*close_sync)(struct mddev *mddev);
 	/*
-	 * Optional, sync thread only: mddev->sync_prio just went up (from
-	 * MD_SYNC_PRIO_YIELD, or to MD_SYNC_PRIO_FLOOR).  Give the tasks
-	 * doing the sync's work now that weight (md_sync_nice()): a task
-	 * that yields to a busy foreground may not run soon enough to see
-	 * the change itself.  They restore their own nice when they stop.
+	 * Optional, sync thread only: mddev->sync_prio just went up to
+	 * MD_SYNC_PRIO_FLOOR.  Give the tasks doing the sync's work now that
+	 * weight (md_sync_nice()): one sharing the CPU with a busy
+	 * foreground may not get far enough to see the change itself.  They
+	 * restore their own nice when they stop.
 	 */
 	void (*sync_raise)(struct mddev *mddev);
 	/* Array size for this member size and count. */

@@ -43,47 +43,35 @@
  * CPU beside the foreground.  The throttle decides how much sync to
  * issue, the scheduler how fast it is done: the sync thread and whatever
  * does the personality's work for it (raid5's stripe workers) are
- * ordinary tasks.  Weighed like one of the foreground's, they are wrong
- * both ways:
- * - Too heavy beside a QD1 reader.  Under TCG the sync's CPU (copying
- *   member data, comparing parity) is most of its cost: a RAID5 check at
- *   1000 KiB/s takes 14 % of a vCPU.  A reader that wakes on a CPU where
- *   a sync worker runs at the same nice waits for the worker's slice, so
- *   a floor paced to the microsecond still cost the reader 10-25 %.
- * - Too light beside 64 readers on one vCPU: there that share is a few
- *   percent, a RAID6 repair's 1 MiB of stripes queued at the worker took
- *   seconds to finish, the throttle counted them as paid and issued
- *   nothing more, and the sync ran at 100-200 KiB/s under a
- *   sync_speed_min of 1000.
- * So the decision sets the sync's weight (mddev->sync_prio, applied by
- * md_sync_nice()): with the foreground busy and the floor met (yield)
- * the personality's work for the sync runs at MD_SYNC_YIELD_NICE,
- * preempted by any foreground task that wakes and moved to an idle CPU
- * if there is one (the sync thread itself stays at its own weight: it
- * issues little, and it must run to see the floor fall behind).  A
- * little behind the floor (30 ms of speed_min) it is back at its own
- * weight, so a foreground that keeps every CPU busy shares them with a
- * floor kept steadily, not in catch-up bursts; while the decision says
- * it is
- * late for the floor (floor_late: the foreground is busy and completed
- * sync fell 100 ms of speed_min behind, more than a floor kept as a
- * metronome ever is, and has not caught up) at MD_SYNC_FLOOR_NICE.  The
- * floor bounds all three: a yielding sync that the CPU starves falls
- * behind and is raised, and once it catches up it yields again; with no
- * foreground every task is back at its own nice.  The personality's
- * workers take the weight while they handle the sync's stripes and
- * restore their own before the work item returns; a worker starved at
- * the yielding weight would not run to see the floor fall late (on one
- * vCPU beside a QD1 reader it waited seconds at cond_resched()), so
- * the sync thread raises the running ones itself (pers->sync_raise)
- * whenever the weight goes up.  A thread waiting for
- * a completion, or for all in flight at a checkpoint, asks the throttle
+ * ordinary tasks, weighed like the foreground's.  Under TCG the sync's
+ * CPU (copying member data, comparing parity) is most of its cost: a
+ * RAID5 check at 1000 KiB/s takes 14 % of a vCPU.  An equal weight is
+ * too light only beside a CPU-bound foreground: beside 64 readers on one
+ * vCPU a RAID6 repair's 1 MiB of stripes queued at the worker took
+ * seconds to finish, the throttle counted them as paid and issued
+ * nothing more, and the sync ran at 100-200 KiB/s under a sync_speed_min
+ * of 1000.  So while the decision says the sync is late for the floor
+ * (floor_late: the foreground is busy and completed sync fell 100 ms of
+ * speed_min behind, more than a floor kept as a metronome ever is, and
+ * has not caught up), mddev->sync_prio is MD_SYNC_PRIO_FLOOR and the
+ * sync's tasks run at MD_SYNC_FLOOR_NICE (md_sync_nice()); otherwise
+ * each is at its own nice.  The workers take the weight per stripe and
+ * restore their own before the work item returns; one that shares the
+ * CPU with 64 readers may not reach its next stripe for seconds (the
+ * initial resync stood at 0 KiB/s so), so the sync thread raises the
+ * running ones itself (pers->sync_raise).  A thread waiting for a
+ * completion, or for all in flight at a checkpoint, asks the throttle
  * again every 50 ms, since a full window queued before the foreground
  * started may not complete before the boost (a repair at 5000 KiB/s,
  * and a resync at a checkpoint, stood still 4 s so).  Nices, not
  * scheduling classes: the sync's share stays a weight, so a floor the
  * CPU cannot give (5000 KiB/s there is nearly all of it) still leaves
- * the readers some, and a yielding sync is never starved outright.
+ * the readers some.
+ *
+ * A lower weight while the floor is met (nice 19) was tried: beside a
+ * QD1 reader on 2 vCPUs it bought less than the bench resolves, and
+ * beside 64 readers it cost the floor, which a starved sync then kept
+ * only in catch-up bursts (743-1065 KiB/s of 1000).
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -100,16 +88,8 @@
  */
 void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice)
 {
-	switch (prio) {
-	case MD_SYNC_PRIO_YIELD:
-		nice = MD_SYNC_YIELD_NICE;
-		break;
-	case MD_SYNC_PRIO_FLOOR:
+	if (prio == MD_SYNC_PRIO_FLOOR)
 		nice = MD_SYNC_FLOOR_NICE;
-		break;
-	case MD_SYNC_PRIO_OWN:
-		break;
-	}
 	if (task_nice(p) != nice)
 		set_user_nice(p, nice);
 }
@@ -449,25 +429,13 @@ unsigned int md_sync_speed(struct mddev *mddev)
  */
 static void md_sync_prio(struct mddev *mddev, enum md_sync_prio prio)
 {
-	enum md_sync_prio was = READ_ONCE(mddev->sync_prio);
-
-	if (prio == was)
+	if (prio == READ_ONCE(mddev->sync_prio))
 		return;
 	WRITE_ONCE(mddev->sync_prio, prio);
-	/* never yields itself: it must see the floor fall behind in time */
-	md_sync_nice(current, prio == MD_SYNC_PRIO_FLOOR ? prio :
-		     MD_SYNC_PRIO_OWN, 0);
-	/* a yielding worker may not run soon enough to see a raise */
-	if ((was == MD_SYNC_PRIO_YIELD || prio == MD_SYNC_PRIO_FLOOR) &&
-	    mddev->pers->sync_raise)
+	md_sync_nice(current, prio, 0);
+	/* a worker beside a busy foreground may not get to see a raise */
+	if (prio == MD_SYNC_PRIO_FLOOR && mddev->pers->sync_raise)
 		mddev->pers->sync_raise(mddev);
-}
-
-static enum md_sync_prio md_sync_prio_of(const struct rt_decision *d)
-{
-	if (d->floor_late)
-		return MD_SYNC_PRIO_FLOOR;
-	return d->yield ? MD_SYNC_PRIO_YIELD : MD_SYNC_PRIO_OWN;
 }
 
 /*
@@ -486,7 +454,8 @@ static void md_sync_decide(struct mddev *mddev, struct rt_sample *s,
 	rt_decide(&mddev->throttle, &k, s, d);
 	if (READ_ONCE(mddev->fg_slow_ns) != d->slow_ns)
 		WRITE_ONCE(mddev->fg_slow_ns, d->slow_ns);
-	md_sync_prio(mddev, md_sync_prio_of(d));
+	md_sync_prio(mddev, d->floor_late ? MD_SYNC_PRIO_FLOOR :
+		     MD_SYNC_PRIO_OWN);
 }
 
 static void md_sync_wait_idle(struct mddev *mddev)

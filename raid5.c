@@ -44,18 +44,15 @@
  * measures the order on the members.
  *
  * Workers are kworkers of the shared pool, weighed like any task, except
- * while they handle the sync's stripes with the foreground busy: then
- * they take the weight the md core gives the sync (mddev->sync_prio, see
- * md_sync.c), lower while the floor is met and higher while the sync is
- * late for sync_speed_min, and restore their own before the work item
- * returns (r5_sync_prio()), so no other work item inherits it.  A worker
- * starved at the low weight is raised by the sync thread as the sync's
- * weight goes up (raid5_sync_raise(), under w->lock while w->task names
- * the kworker, which clears it before restoring its own nice).  Late for
- * the floor, foreground stripes queued beside the sync's are handled
- * raised too (the flag lasts only until completed sync is back at the
- * floor); otherwise a foreground stripe is handled at the worker's own
- * weight, so a foreground write never waits at the sync's low one.
+ * while the md core says the sync is late for sync_speed_min with the
+ * foreground busy (mddev->sync_prio, see md_sync.c): then they handle
+ * every stripe raised, the foreground's queued beside the sync's too,
+ * and restore their own weight before the work item returns, so no
+ * other work item inherits it.  A worker sharing the CPU with 64 readers
+ * may not reach its next stripe for seconds, so the sync thread raises
+ * the running ones itself (raid5_sync_raise(), under w->lock while
+ * w->task names the kworker, which clears it before restoring its own
+ * nice).
  *
  * Reads of data on a member that holds it (In_sync, or rebuilt past it)
  * bypass the cache: data on a working member is never rewritten by an
@@ -2595,25 +2592,6 @@ static void r5_retry_reads(struct r5conf *conf)
 	}
 }
 
-/*
- * The weight to handle @sh at: the sync's (mddev->sync_prio) for a sync
- * stripe, and for any stripe while the sync is late for its floor; the
- * worker's own (@nice) otherwise.  md_sync_nice() changes only what
- * differs, so a raise by r5_sync_raise() is kept while still wanted.
- */
-static void r5_sync_prio(struct r5conf *conf, struct r5stripe *sh, long nice)
-{
-	enum md_sync_prio want = READ_ONCE(conf->mddev->sync_prio);
-
-	/*
-	 * sh->sync is set before the stripe is queued to a worker, and the
-	 * worker handling it owns sh->syncing
-	 */
-	if (want != MD_SYNC_PRIO_FLOOR && !READ_ONCE(sh->sync) && !sh->syncing)
-		want = MD_SYNC_PRIO_OWN;
-	md_sync_nice(current, want, nice);
-}
-
 /* pers->sync_raise: the workers running now take the sync's new weight */
 static void raid5_sync_raise(struct mddev *mddev)
 {
@@ -2661,7 +2639,8 @@ static void raid5_work(struct work_struct *work)
 		spin_unlock_irq(&w->lock);
 		if (!sh)
 			break;
-		r5_sync_prio(conf, sh, nice);
+		/* keeps a raise by raid5_sync_raise() while still wanted */
+		md_sync_nice(current, READ_ONCE(conf->mddev->sync_prio), nice);
 		r5_handle(conf, sh);
 		cond_resched();
 	}

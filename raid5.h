@@ -281,7 +281,7 @@ struct r5worker {
 	/*
 	 * The kworker running raid5_work() for this worker, NULL between
 	 * runs; ->lock, so the sync thread raises only a task still here
-	 * (r5_sync_raise()), never one back in the pool
+	 * (raid5_sync_raise()), never one back in the pool
 	 */
 	struct task_struct *task;
 	long task_nice;			/* its own nice; ->lock, with task */

@@ -45,12 +45,7 @@
  *            busy, completed sync more than RT_FLOOR_LATE_NS behind
  *            speed_min, until it caught up) tells the core to give the
  *            sync's work the CPU it needs (md_sync.c).  A floor kept as
- *            a metronome is never that late.  The decision's yield
- *            (foreground busy, completed sync less than RT_FLOOR_LAG_NS
- *            behind) lets the sync's work wait for the foreground's on
- *            the CPU: it falls out of it, back to an equal weight, long
- *            before it is late, so a CPU-bound foreground meets a floor
- *            kept by an equal weight, not by catch-up bursts.
+ *            a metronome is never that late.
  *  CEILING - sync is ahead of sync_speed_max.  Wait until it is not.
  *  IDLE    - no foreground for idle_ms.  No pauses, no depth limit: the
  *            personality's resync window is the only bound, exactly like
@@ -207,11 +202,6 @@
  * than a metronome's jitter, what a starved CPU leaves.
  */
 #define RT_FLOOR_LATE_NS	(100ULL * RT_NSEC_PER_MSEC)
-/*
- * Completed sync this far behind the floor no longer yields the CPU (the
- * decision's yield): a few of a metronome's 8 KiB requests at 1000 KiB/s.
- */
-#define RT_FLOOR_LAG_NS		(30ULL * RT_NSEC_PER_MSEC)
 /* A mean latency above this (ns) is taken as this: keeps products in u64. */
 #define RT_LAT_MAX_NS		(1000ULL * RT_NSEC_PER_SEC)
 
@@ -561,11 +551,6 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	d->floor_late = d->fg_busy && e.min_rate &&
 			(rt->floor_nsec > (s64)(e.min_rate * RT_FLOOR_LATE_NS) ||
 			 (rt->last.floor_late && rt->floor_nsec > 0));
-	/* yields: from caught up until RT_FLOOR_LAG_NS behind */
-	d->yield = d->fg_busy && !d->floor_late &&
-		   (!e.min_rate || rt->floor_nsec <= 0 ||
-		    (rt->last.yield &&
-		     rt->floor_nsec <= (s64)(e.min_rate * RT_FLOOR_LAG_NS)));
 
 	if (e.min_rate && rt_floor_owed(rt, s) > 0) {
 		/* one more request each time, as long as the floor is owed */

@@ -130,11 +130,6 @@ struct rt_decision {
 				 * speed_min asks, from 100 ms of it behind
 				 * until caught up (in flight not counted)
 				 */
-	bool yield;		/* fg_busy, and completed sync is less than
-				 * RT_FLOOR_LAG_NS of speed_min behind (from
-				 * caught up until that far behind): the sync's
-				 * CPU work may wait for the foreground's
-				 */
 	u32 mode;		/* enum rt_mode */
 };
 
