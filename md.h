@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The contract between the md core (md_*.c) and the RAID personalities
- * (raid1.c, raid5.c).
+ * (linear.c, raid0.c, raid1.c, raid5.c).
  *
  * Objects:
  *   struct mddev     one array (/dev/mdN); owns the member list, the
@@ -35,6 +35,7 @@
 #include <linux/bio.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/prio.h>
@@ -42,6 +43,7 @@
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/seq_file.h>
 #include <linux/raid/md_p.h>
 #include <linux/raid/md_u.h>
@@ -448,6 +450,15 @@ struct md_personality {
 	 */
 	int (*resize_disks)(struct mddev *mddev, int raid_disks);
 	/*
+	 * Optional: @rdev extends the array at once in slot raid_disks
+	 * (linear: mdadm --grow --add wrote its superblock with that role
+	 * and asks with ADD_NEW_DISK in sync).  Called under
+	 * reconfig_mutex with the array suspended (quiesce(1) done); sets
+	 * rdev->raid_disk, mddev->raid_disks and mddev->array_sectors (the
+	 * core announces the new capacity and writes the superblocks).
+	 */
+	int (*append_disk)(struct mddev *mddev, struct md_rdev *rdev);
+	/*
 	 * The array maps straight onto the members' first dev_sectors
 	 * (raid1; raid4/5/6, whose rows are numbered by member sector):
 	 * the core may change dev_sectors while the array runs (mdadm
@@ -575,6 +586,38 @@ bool md_rdev_badblocks_acked(struct md_rdev *rdev, sector_t s, int sectors);
 int md_rdev_is_badblock(struct md_rdev *rdev, sector_t s, int sectors,
 			sector_t *first_bad, int *bad_sectors);
 
+/*
+ * Requests that go to one member each (linear, raid0): see md_remap.c.
+ * md_remap_init() in run(), md_remap_exit() in free().  make_request
+ * hands a REQ_PREFLUSH bio to md_remap_flush() (true: taken; its data
+ * comes back through @map without the flag), splits the rest where the
+ * geometry does (bio_split() from split_bs, bio_chain()) and gives each
+ * piece to md_remap_submit() with its member and member sector (data
+ * relative).  quiesce calls md_remap_quiesce().
+ */
+struct md_remap {
+	struct mddev *mddev;
+	void (*map)(struct mddev *mddev, struct bio *bio);
+	struct bio_set clone_bs;	/* front pad: md_remap.c's clone */
+	struct bio_set split_bs;	/* for the personality's splits */
+	struct bio_set flush_bs;	/* empty flushes to members */
+	mempool_t flush_pool;
+	struct workqueue_struct *wq;	/* maps a flush's data */
+	atomic_t inflight;		/* clones and flushes not done */
+	wait_queue_head_t wait;		/* inflight reached zero */
+};
+
+int md_remap_init(struct md_remap *rm, struct mddev *mddev,
+		  void (*map)(struct mddev *mddev, struct bio *bio));
+void md_remap_exit(struct md_remap *rm);
+bool md_remap_flush(struct md_remap *rm, struct bio *bio,
+		    struct md_rdev *const *members, int nr);
+void md_remap_submit(struct md_remap *rm, struct bio *piece,
+		     struct md_rdev *rdev, sector_t sector);
+void md_remap_quiesce(struct md_remap *rm, int quiesce);
+/* pers->error_handler of such a personality: the array is broken. */
+void md_remap_error(struct mddev *mddev, struct md_rdev *rdev);
+
 /* raid1 calls these two from any context, hardirq included. */
 void md_done_sync(struct mddev *mddev, int sectors, bool ok);
 void md_wakeup_thread(struct mddev *mddev);
@@ -602,6 +645,15 @@ static inline void md_rdev_unpin(struct md_rdev *rdev)
 static inline const char *mdname(struct mddev *mddev)
 {
 	return mddev->gendisk ? mddev->gendisk->disk_name : "mdX";
+}
+
+/*
+ * Slots a member joining the running array may name: its slots, and the
+ * one after them where the personality appends (pers->append_disk).
+ */
+static inline int md_slot_limit(struct mddev *mddev)
+{
+	return mddev->raid_disks + (mddev->pers && mddev->pers->append_disk);
 }
 
 /* Walk members for IO (caller holds rcu_read_lock()). */

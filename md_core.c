@@ -990,6 +990,35 @@ static void md_member_joined(struct mddev *mddev)
 }
 
 /*
+ * A member that extends the running array (pers->append_disk, linear's
+ * mdadm --grow --add): its limits join the array's first (that may
+ * freeze the queue, which must not wait for a suspended gate), then the
+ * personality installs it with nothing in flight, and the new capacity
+ * is announced.
+ */
+static int md_append_rdev(struct mddev *mddev, struct md_rdev *rdev)
+{
+	struct md_limits ml;
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (md_limits_begin(mddev, &ml)) {
+		md_limits_stack_rdev(&ml, rdev);
+		err = md_limits_end(mddev, &ml);
+		if (err)
+			return err;
+	}
+	md_suspend(mddev);
+	err = mddev->pers->append_disk(mddev, rdev);
+	md_resume(mddev);
+	if (err)
+		return err;
+	md_rdev_link_slot(rdev);
+	set_capacity_and_notify(mddev->gendisk, mddev->array_sectors);
+	return 0;
+}
+
+/*
  * ADD_NEW_DISK / new_dev: before RUN a member of the array being
  * assembled or created; on a running array a hot-added spare.
  * @info (ADD_NEW_DISK only): its write-mostly and failfast state bits
@@ -1007,6 +1036,12 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev,
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (mddev->pers && !mddev->pers->hot_add_disk &&
+	    !mddev->pers->append_disk) {
+		pr_warn("md: %s: %s takes no new members\n", mdname(mddev),
+			mddev->pers->name);
+		return -EINVAL;
+	}
 	if (md_find_rdev(mddev, dev))
 		return -EBUSY;
 	rdev = md_import_rdev(mddev, dev, true);
@@ -1042,12 +1077,20 @@ int md_add_new_disk(struct mddev *mddev, dev_t dev,
 	err = md_bind_rdev(mddev, rdev);
 	if (err)
 		goto drop_rdev;
+	if (mddev->pers && mddev->pers->append_disk) {
+		err = md_append_rdev(mddev, rdev);
+		if (err)
+			goto unbind_rdev;
+	}
 
 	if (mddev->pers)
 		md_member_joined(mddev);
 	md_notify(mddev->sysfs_state);
 	return 0;
 
+unbind_rdev:
+	md_export_rdev(rdev);
+	return err;
 drop_rdev:
 	md_drop_rdev(rdev);
 	return err;

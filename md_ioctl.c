@@ -281,7 +281,8 @@ static int md_ioctl_add_new_disk(struct mddev *mddev, void __user *arg)
 	}
 	readd_slot = -1;
 	if (mddev->pers && (info.state & (1 << MD_DISK_SYNC))) {
-		if (info.raid_disk < 0 || info.raid_disk >= mddev->raid_disks)
+		if (info.raid_disk < 0 ||
+		    info.raid_disk >= md_slot_limit(mddev))
 			return -EINVAL;
 		readd_slot = info.raid_disk;
 	}

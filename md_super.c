@@ -447,7 +447,7 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 		 * so the personality can prefer it.
 		 */
 		if (events == mddev->events && role_is_slot(role) &&
-		    role < mddev->raid_disks)
+		    role < md_slot_limit(mddev))
 			rdev->saved_raid_disk = role;
 		/*
 		 * With a bitmap, a former member that left no earlier than

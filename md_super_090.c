@@ -292,7 +292,7 @@ static int sb090_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 		assign_bit(RD_FAILFAST, &rdev->flags,
 			   d->state & (1 << MD_DISK_FAILFAST));
 		if ((d->state & (1 << MD_DISK_SYNC)) &&
-		    d->raid_disk < mddev->raid_disks) {
+		    d->raid_disk < md_slot_limit(mddev)) {
 			/* with a bitmap: only the chunks dirtied since it left */
 			bool readd = md_bitmap_readd_ok(mddev, events);
 
