@@ -35,14 +35,14 @@ set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=kver.sh
 . "$SRC/scripts/kver.sh"
-MODULES=(md-mod raid1 raid456)
+MODULES=(md-mod linear raid0 raid1 raid456)
 # Sources a DKMS build needs: nothing from tests/ or the benches.  A DKMS
 # build probes its own kernel (md_compat_probe.sh writes md_compat_gen.h),
 # so a md_compat_gen.h that a build here left behind stays out.
 DKMS_FILES=(Kbuild dkms.conf md_compat_probe.sh ./*.c ./*.h)
 DKMS_GENERATED=(md_compat_gen.h)
 # Levels this stack serves today.
-SERVED_LEVELS="raid1 raid4 raid5 raid6"
+SERVED_LEVELS="linear raid0 raid1 raid4 raid5 raid6"
 
 die() { echo "install: $*" >&2; exit 1; }
 

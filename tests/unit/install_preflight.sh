@@ -26,7 +26,7 @@ case_() {
 }
 
 echo "KTAP version 1"
-echo "1..11"
+echo "1..12"
 case_ "no arrays pass" 0 'preflight: no array' <<'M'
 Personalities :
 unused devices: <none>
@@ -38,13 +38,29 @@ md0 : active raid1 sdb1[1] sda1[0]
 
 unused devices: <none>
 M
-case_ "raid0 is refused and named; raid5 passes" 1 'md1: level raid0 is not served' <<'M'
-Personalities : [raid1] [raid6] [raid5] [raid4] [raid0]
+case_ "raid10 is refused and named; raid0, linear and raid5 pass" 1 'md1: level raid10 is not served' <<'M'
+Personalities : [raid1] [raid6] [raid5] [raid4] [raid0] [raid10] [linear]
 md0 : active (auto-read-only) raid5 sde[3] sdd[1] sdc[0]
       2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/3] [UUU]
 
-md1 : active raid0 sdb1[1] sda1[0]
+md1 : active raid10 sdb1[1] sda1[0]
+      2093056 blocks super 1.2 512K chunks 2 near-copies [2/2] [UU]
+
+md2 : active raid0 sdf1[1] sdg1[0]
       2093056 blocks super 1.2 512k chunks
+
+md3 : active linear sdh1[1] sdi1[0]
+      2093056 blocks super 1.2 0k rounding
+
+unused devices: <none>
+M
+case_ "raid0 and linear pass" 0 'preflight: no array' <<'M'
+Personalities : [raid0] [linear]
+md2 : active raid0 sdf1[1] sdg1[0]
+      2093056 blocks super 1.2 512k chunks
+
+md3 : active linear sdh1[1] sdi1[0]
+      2093056 blocks super 1.2 0k rounding
 
 unused devices: <none>
 M

@@ -48,6 +48,9 @@ ensure_setup() {
 	choose_accel
 }
 
+# The modules this stack builds (Kbuild's obj-m), md-mod first.
+FORK_MODULES="md-mod linear raid0 raid1 raid456"
+
 # Build our modules for KVER's kernel (in KO_DIR) unless NO_BUILD=1
 # (kbuild is incremental: cheap no-op).
 # FORK_KO_DIR: take prebuilt .ko files from there instead (no build).
@@ -56,7 +59,7 @@ build_modules() {
 		make -s -C "$SRC" modules >&2 || die "module build failed"
 	fi
 	local m
-	for m in md-mod raid1 raid456; do
+	for m in $FORK_MODULES; do
 		[ -e "${FORK_KO_DIR:-$KO_DIR}/$m.ko" ] || die "$m.ko missing in ${FORK_KO_DIR:-$KO_DIR}"
 	done
 	# a module built for another kernel would not load in the guest
@@ -205,7 +208,9 @@ build_initrd() {
 	cp "$SRC"/bench/*.fio "$ov/harness/bench/" 2>/dev/null || true
 	# VM_EXTRA_BINS: more host binaries for experiments (e.g. /usr/bin/perf)
 	for f in ${VM_EXTRA_BINS:-}; do _copy_with_libs "$f" "$ov"; done
-	cp "${FORK_KO_DIR:-$KO_DIR}"/{md-mod,raid1,raid456}.ko "$ov/harness/fork/"
+	for m in $FORK_MODULES; do
+		cp "${FORK_KO_DIR:-$KO_DIR}/$m.ko" "$ov/harness/fork/"
+	done
 	if [ -n "${SEEKDISK_KO:-}" ]; then
 		install -m 0644 "$SEEKDISK_KO" "$ov/harness/seekdisk.ko"
 	fi

@@ -24,7 +24,7 @@ taint_o() {
 # unload: stop arrays and remove every md module (by name, no paths)
 unload() {
 	md_stop_all
-	for _m in raid456 raid1 md_mod; do
+	for _m in raid456 raid1 raid0 linear md_mod; do
 		[ -d "/sys/module/$_m" ] && { rmmod "$_m" || return 1; }
 	done
 	! grep -q '^md_mod ' /proc/modules
@@ -45,7 +45,7 @@ resolves_to() {
 [ "$want" = fork ] && where=updates || where=kernel/drivers/md
 
 ktap_plan 10
-ktap_check "no md module loaded at boot" sh -c '! grep -qE "^(md_mod|raid1|raid456) " /proc/modules'
+ktap_check "no md module loaded at boot" sh -c '! grep -qE "^(md_mod|linear|raid0|raid1|raid456) " /proc/modules'
 ktap_check "depmod resolves md-mod and raid1 to $where/" resolves_to "$where"
 brd_setup 2 65536 || ktap_diag "brd_setup failed"
 ktap_check "mdadm --create loads md by itself" \

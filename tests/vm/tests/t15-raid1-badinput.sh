@@ -14,8 +14,9 @@
 #    fork refuses it by design (Documentation/architecture.rst) with
 #    EINVAL and a kernel log line saying so;
 #  - `mdadm --create --metadata=0.90` works on both;
-#  - afterwards `mdadm --stop --scan` and `rmmod raid456 raid1 md_mod`
-#    succeed (no leaked references); the implementation is then reloaded
+#  - afterwards `mdadm --stop --scan` and rmmod of every md module loaded
+#    (personalities, then md_mod) succeed (no leaked references); the
+#    implementation is then reloaded
 #    for the tests that follow.
 . /harness/lib.sh
 
@@ -121,7 +122,16 @@ mdadm --stop /dev/md2 > /dev/null 2>&1
 mdadm --zero-superblock /dev/ram2 > /dev/null 2>&1
 ktap_check "mdadm --stop --scan" mdadm --stop --scan
 ktap_check "no array left" sh -c '! grep -q "^md" /proc/mdstat'
-ktap_check "rmmod raid456 raid1 md_mod" rmmod raid456 raid1 md_mod
+# rmmod_all: every personality loaded, then md_mod
+rmmod_all() {
+	for _m in raid456 raid10 raid1 raid0 linear; do
+		if [ -d "/sys/module/$_m" ]; then
+			rmmod "$_m" || return 1
+		fi
+	done
+	rmmod md_mod
+}
+ktap_check "rmmod the personalities and md_mod" rmmod_all
 load_impl "$IMPL" > /dev/null 2>&1 || echo "# reloading $IMPL failed"
 brd_teardown
 ktap_finish
