@@ -303,6 +303,12 @@ struct mddev {
 };
 
 #define MD_MAX_SECTOR	(~(sector_t)0)
+/*
+ * mddev->layout of a raid0 array that records none (0.90, a 1.x
+ * superblock without MD_FEATURE_RAID0_LAYOUT, no superblock): written
+ * back as it is (0xffffffff), as in-tree md does.
+ */
+#define MD_LAYOUT_UNKNOWN	(-1)
 /* How the sync's CPU work is weighed against the foreground's. */
 enum md_sync_prio {
 	MD_SYNC_PRIO_OWN,	/* the task's own nice */

@@ -174,7 +174,8 @@ static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 /*
  * An array without superblocks (mdadm --build): SET_ARRAY_INFO carries
  * the whole description and ADD_NEW_DISK each member's slot.  Only
- * levels this stack serves without superblocks (raid1) are accepted.
+ * levels this stack serves without superblocks (linear, raid0, raid1)
+ * are accepted; a raid0 has no layout then (see raid0.c).
  * As in-tree, the description is reported as version 0.90, not
  * persistent, with a random UUID; state CLEAN means no initial resync.
  */
@@ -185,8 +186,9 @@ static int md_set_array_nosb(struct mddev *mddev, const mdu_array_info_t *info)
 			mdname(mddev));
 		return -EINVAL;
 	}
-	if (info->level != 1) {
-		pr_warn("md: %s: arrays without superblock are supported for raid1 only, not level %d\n",
+	if (info->level != 1 && info->level != 0 &&
+	    info->level != LEVEL_LINEAR) {
+		pr_warn("md: %s: arrays without superblock are supported for linear, raid0 and raid1 only, not level %d\n",
 			mdname(mddev), info->level);
 		return -EINVAL;
 	}
@@ -202,7 +204,7 @@ static int md_set_array_nosb(struct mddev *mddev, const mdu_array_info_t *info)
 	mddev->minor_version = MD_MINOR_VERSION;
 	mddev->persistent = false;
 	mddev->level = info->level;
-	mddev->layout = 0;
+	mddev->layout = info->level == 0 ? MD_LAYOUT_UNKNOWN : 0;
 	mddev->chunk_sectors = info->chunk_size >> 9;
 	mddev->raid_disks = info->raid_disks;
 	mddev->dev_sectors = (sector_t)info->size * 2;

@@ -379,6 +379,10 @@ static int sb1_import_array(struct mddev *mddev, struct md_rdev *freshest)
 	mddev->major_version = 1;
 	mddev->level = (int)le32_to_cpu(sb->level);
 	mddev->layout = (int)le32_to_cpu(sb->layout);
+	/* a raid0 layout counts only where the feature bit says so */
+	if (!mddev->level &&
+	    !(le32_to_cpu(sb->feature_map) & MD_FEATURE_RAID0_LAYOUT))
+		mddev->layout = MD_LAYOUT_UNKNOWN;
 	mddev->chunk_sectors = le32_to_cpu(sb->chunksize);
 	mddev->raid_disks = raid_disks;
 	mddev->dev_sectors = size;

@@ -214,7 +214,8 @@ static int sb090_import_array(struct mddev *mddev, struct md_rdev *freshest)
 	mddev->major_version = 0;
 	mddev->minor_version = 90;
 	mddev->level = (int)sb->level;
-	mddev->layout = (int)sb->layout;
+	/* 0.90 has no room to say which raid0 layout: never recorded */
+	mddev->layout = sb->level == 0 ? MD_LAYOUT_UNKNOWN : (int)sb->layout;
 	mddev->chunk_sectors = sb->chunk_size >> 9;
 	mddev->raid_disks = sb->raid_disks;
 	mddev->dev_sectors = size;
