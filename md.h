@@ -282,7 +282,7 @@ struct mddev {
 	 */
 	u64 fg_slow_ns;
 
-	struct kernfs_node *sysfs_state, *sysfs_action, *sysfs_degraded;
+	struct kernfs_node *sysfs_state;
 
 	/*
 	 * Write-intent bitmap (md_bitmap.h), internal: sectors from each

@@ -142,6 +142,12 @@ void mddev_unlock(struct mddev *mddev)
 	smp_mb();
 	if (test_and_clear_bit(MDC_DEL_AGAIN, &core->core_flags))
 		queue_work(md_del_wq, &core->del_work);
+	if (test_and_clear_bit(MDC_SYNC_FILES, &core->core_flags) &&
+	    !test_bit(MDC_DELETED, &core->core_flags)) {
+		struct md_personality *pers = READ_ONCE(mddev->pers);
+
+		md_sysfs_sync_files(mddev, pers && pers->sync_request);
+	}
 	md_wakeup_thread(mddev);
 }
 
@@ -718,7 +724,7 @@ static void md_thread_work(struct mddev *mddev)
 	degraded = READ_ONCE(mddev->degraded);
 	if (degraded != core->notified_degraded) {
 		core->notified_degraded = degraded;
-		md_notify(mddev->sysfs_degraded);
+		md_notify_sync(mddev, MD_KN_DEGRADED);
 	}
 }
 
@@ -1496,11 +1502,12 @@ int md_run(struct mddev *mddev)
 	set_bit(MDR_NEEDED, &mddev->recovery);
 	md_wakeup_thread(mddev);
 	md_notify(mddev->sysfs_state);
-	md_notify(mddev->sysfs_action);
-	md_notify(mddev->sysfs_degraded);
+	md_notify_sync(mddev, MD_KN_ACTION);
+	md_notify_sync(mddev, MD_KN_DEGRADED);
 	md_new_event();
 	kobject_uevent(&disk_to_dev(disk)->kobj, KOBJ_CHANGE);
 	md_sync_register(mddev);
+	set_bit(MDC_SYNC_FILES, &core->core_flags);
 	return 0;
 
 free_pers:
@@ -1594,6 +1601,7 @@ static void md_deactivate(struct mddev *mddev)
 	md_sync_unregister(mddev);
 	/* /proc/mdstat calls pers->status under mddev->lock */
 	spin_lock_irq(&mddev->lock);
+	set_bit(MDC_SYNC_FILES, &core->core_flags);
 	WRITE_ONCE(mddev->pers, NULL);
 	priv = mddev->private;
 	mddev->private = NULL;
@@ -1646,7 +1654,7 @@ int md_stop(struct mddev *mddev, int mode, struct block_device *bdev)
 	}
 	clear_bit(MDC_CLOSING, &core->core_flags);
 	md_notify(mddev->sysfs_state);
-	md_notify(mddev->sysfs_action);
+	md_notify_sync(mddev, MD_KN_ACTION);
 	md_new_event();
 	kobject_uevent(&disk_to_dev(mddev->gendisk)->kobj, KOBJ_CHANGE);
 	if (mode == 0 && !bdev)
@@ -1679,7 +1687,7 @@ int md_set_readonly(struct mddev *mddev, struct block_device *bdev)
 	set_disk_ro(mddev->gendisk, 1);
 	md_resume(mddev);
 	md_notify(mddev->sysfs_state);
-	md_notify(mddev->sysfs_action);
+	md_notify_sync(mddev, MD_KN_ACTION);
 	md_new_event();
 	return 0;
 }
@@ -2103,6 +2111,7 @@ static void md_init_mddev(struct md_core *core, int unit)
 	atomic64_set(&mddev->resync_mismatches, 0);
 
 	mutex_init(&core->sb_mutex);
+	mutex_init(&core->sysfs_mutex);
 	init_waitqueue_head(&core->suspend_wq);
 	core->hold = true;
 	core->sync_max_sectors = MD_MAX_SECTOR;
@@ -2162,10 +2171,6 @@ static int md_alloc(int unit)
 		goto del_disk;
 	kobject_uevent(&mddev->kobj, KOBJ_ADD);
 	mddev->sysfs_state = sysfs_get_dirent(mddev->kobj.sd, "array_state");
-	mddev->sysfs_action = sysfs_get_dirent(mddev->kobj.sd, "sync_action");
-	mddev->sysfs_degraded = sysfs_get_dirent(mddev->kobj.sd, "degraded");
-	core->sysfs_completed = sysfs_get_dirent(mddev->kobj.sd,
-						 "sync_completed");
 	list_add(&mddev->all_mddevs, &all_mddevs);
 	return 0;
 
@@ -2196,19 +2201,13 @@ free_core:
 static void md_delete(struct mddev *mddev)
 {
 	struct md_core *core = to_core(mddev);
-	struct kernfs_node **kn[] = {
-		&mddev->sysfs_state, &mddev->sysfs_action,
-		&mddev->sysfs_degraded, &core->sysfs_completed,
-	};
-	int i;
 
 	flush_workqueue(md_misc_wq);
 
-	for (i = 0; i < ARRAY_SIZE(kn); i++) {
-		if (*kn[i])
-			sysfs_put(*kn[i]);
-		*kn[i] = NULL;
-	}
+	if (mddev->sysfs_state)
+		sysfs_put(mddev->sysfs_state);
+	mddev->sysfs_state = NULL;
+	md_sysfs_sync_files(mddev, false);
 	kobject_del(&mddev->kobj);
 	del_gendisk(mddev->gendisk);
 	put_disk(mddev->gendisk);

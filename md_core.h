@@ -28,6 +28,14 @@
 /* Speed window for /proc/mdstat and sync_speed. */
 #define MD_MARK_JIFFIES		(3 * HZ)
 
+/* The sync files md_notify_sync() wakes pollers of. */
+enum md_sync_kn {
+	MD_KN_ACTION,		/* sync_action */
+	MD_KN_DEGRADED,		/* degraded */
+	MD_KN_COMPLETED,	/* sync_completed */
+	MD_SYNC_KN_NR,
+};
+
 /* md_core.core_flags bits (atomic bitops) */
 enum md_core_flag {
 	MDC_SAFEMODE_FIRED,	/* timer expired: md thread runs clean check */
@@ -40,6 +48,8 @@ enum md_core_flag {
 	 * queues it again
 	 */
 	MDC_DEL_AGAIN,
+	/* mddev->pers changed: mddev_unlock() adds or removes sync files */
+	MDC_SYNC_FILES,
 };
 
 struct md_core {
@@ -123,7 +133,20 @@ struct md_core {
 	u64 clean_check_ns_total, clean_check_ns_max;
 	u64 bitmap_wait_ns_total, bitmap_wait_ns_max;	/* md_bitmap_waited() */
 
-	struct kernfs_node *sysfs_completed;
+	/*
+	 * The sync files (sync_action, degraded, sync_completed, the rest
+	 * of md_sync_group) exist, as in-tree, only while a personality
+	 * with a sync runs.  md_sysfs_sync_files() adds or removes them
+	 * after reconfig_mutex is dropped (mddev_unlock()): removal waits
+	 * for stores in progress, which may be waiting for that mutex.  It
+	 * runs under sysfs_mutex, which nothing holds while waiting for
+	 * anything else; sync_shown says what is there now (sysfs_mutex).
+	 * sync_kn[] are their nodes for md_notify_sync(): RCU, replaced
+	 * under sysfs_mutex, put after a grace period.
+	 */
+	struct mutex sysfs_mutex;
+	bool sync_shown;
+	struct kernfs_node __rcu *sync_kn[MD_SYNC_KN_NR];
 
 	/*
 	 * Per-array throttle knobs (0: follow the /proc/sys/dev/raid
@@ -240,6 +263,21 @@ static inline void md_notify(struct kernfs_node *kn)
 {
 	if (kn)
 		sysfs_notify_dirent(kn);
+}
+
+void md_sysfs_sync_files(struct mddev *mddev, bool show);
+
+/* Wake pollers of a sync file, if it exists now.  Any context. */
+static inline void md_notify_sync(struct mddev *mddev, enum md_sync_kn which)
+{
+	struct md_core *core = to_core(mddev);
+	struct kernfs_node *kn;
+
+	rcu_read_lock();
+	kn = rcu_dereference(core->sync_kn[which]);
+	if (kn)
+		sysfs_notify_dirent(kn);
+	rcu_read_unlock();
 }
 
 /* md_core.c */

@@ -224,7 +224,7 @@ static bool md_sync_take_turn(struct mddev *mddev, const char *what)
 				mdname(mddev), what, mdname(other));
 			list_add_tail(&core->turn_node, &md_turn_waiters);
 			WRITE_ONCE(core->sync_delayed, true);
-			md_notify(core->sysfs_completed);
+			md_notify_sync(mddev, MD_KN_COMPLETED);
 			said = true;
 		}
 		seq = md_turn_seq;
@@ -243,7 +243,7 @@ static bool md_sync_take_turn(struct mddev *mddev, const char *what)
 	WRITE_ONCE(core->sync_delayed, false);
 	mutex_unlock(&md_turn_lock);
 	if (said)
-		md_notify(core->sysfs_completed);
+		md_notify_sync(mddev, MD_KN_COMPLETED);
 	return got;
 }
 
@@ -488,7 +488,7 @@ static void md_sync_checkpoint(struct mddev *mddev, sector_t pos,
 	}
 	set_bit(MDC_CHECKPOINT, &core->core_flags);
 	md_wakeup_thread(mddev);
-	md_notify(core->sysfs_completed);
+	md_notify_sync(mddev, MD_KN_COMPLETED);
 }
 
 /*
@@ -674,7 +674,7 @@ static int md_sync_thread_fn(void *arg)
 
 	set_bit(MDR_DONE, &mddev->recovery);
 	md_wakeup_thread(mddev);
-	md_notify(core->sysfs_completed);
+	md_notify_sync(mddev, MD_KN_COMPLETED);
 	/* the reaper stops us */
 	wait_event_idle(mddev->sync_wait, kthread_should_stop());
 	return 0;
@@ -716,7 +716,7 @@ void md_reap_sync(struct mddev *mddev)
 	    mddev->pers->spare_active(mddev)) {
 		rdev_for_each(rdev, mddev)
 			md_notify(rdev->sysfs_state);
-		md_notify(mddev->sysfs_degraded);
+		md_notify_sync(mddev, MD_KN_DEGRADED);
 	}
 	mddev->recovery &= ~(BIT(MDR_RUNNING) | BIT(MDR_SYNC) |
 			     BIT(MDR_REQUESTED) | BIT(MDR_CHECK) |
@@ -726,8 +726,8 @@ void md_reap_sync(struct mddev *mddev)
 	/* an interrupted resync or recovery resumes unless frozen */
 	if (!READ_ONCE(core->sync_error))
 		set_bit(MDR_NEEDED, &mddev->recovery);
-	md_notify(mddev->sysfs_action);
-	md_notify(core->sysfs_completed);
+	md_notify_sync(mddev, MD_KN_ACTION);
+	md_notify_sync(mddev, MD_KN_COMPLETED);
 	md_new_event();
 }
 
@@ -852,7 +852,7 @@ void md_check_recovery(struct mddev *mddev)
 		goto write_sb;
 	}
 	mddev->sync_thread = t;
-	md_notify(mddev->sysfs_action);
+	md_notify_sync(mddev, MD_KN_ACTION);
 	md_new_event();
 write_sb:
 	if (test_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags))

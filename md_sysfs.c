@@ -576,7 +576,7 @@ static ssize_t sync_action_store(struct mddev *mddev, const char *buf,
 	}
 	set_bit(MDR_NEEDED, &mddev->recovery);
 	md_wakeup_thread(mddev);
-	md_notify(mddev->sysfs_action);
+	md_notify_sync(mddev, MD_KN_ACTION);
 	return len;
 }
 MD_ATTR_RW(sync_action, sync_action);
@@ -1118,7 +1118,31 @@ static struct attribute *md_default_attrs[] = {
 	&mda_resync_start.attr,
 	&mda_new_dev.attr,
 	&mda_array_state.attr,
+	&mda_safe_mode_delay.attr,
+	&mda_safe_mode_adaptive.attr,
+	&mda_consistency_policy.attr,
+	&mda_uuid.attr,
+	&mda_max_read_errors.attr,
+	&mda_fail_last_dev.attr,
+	&mda_serialize_policy.attr,
+	&mda_new_level.attr,
+	&mda_logical_block_size.attr,
+	&mda_reshape_position.attr,
+	&mda_reshape_direction.attr,
+	NULL,
+};
+
+static const struct attribute_group md_default_group = {
+	.attrs = md_default_attrs,
+};
+
+/*
+ * Files of an array that has a sync, there only while its personality
+ * runs, as in-tree md's redundancy group (see md_core.h, sync_shown).
+ */
+static struct attribute *md_sync_attrs[] = {
 	&mda_sync_action.attr,
+	&mda_last_sync_action.attr,
 	&mda_sync_completed.attr,
 	&mda_sync_speed.attr,
 	&mda_sync_speed_min.attr,
@@ -1131,27 +1155,64 @@ static struct attribute *md_default_attrs[] = {
 	&mda_sync_max.attr,
 	&mda_mismatch_cnt.attr,
 	&mda_degraded.attr,
-	&mda_safe_mode_delay.attr,
-	&mda_safe_mode_adaptive.attr,
-	&mda_consistency_policy.attr,
-	&mda_uuid.attr,
-	&mda_last_sync_action.attr,
-	&mda_max_read_errors.attr,
-	&mda_fail_last_dev.attr,
-	&mda_serialize_policy.attr,
-	&mda_new_level.attr,
-	&mda_logical_block_size.attr,
-	&mda_reshape_position.attr,
-	&mda_reshape_direction.attr,
 	&mda_suspend_lo.attr,
 	&mda_suspend_hi.attr,
 	&mda_bitmap_set_bits.attr,
 	NULL,
 };
 
-static const struct attribute_group md_default_group = {
-	.attrs = md_default_attrs,
+static const struct attribute_group md_sync_group = {
+	.attrs = md_sync_attrs,
 };
+
+static const char *const md_sync_kn_names[MD_SYNC_KN_NR] = {
+	[MD_KN_ACTION]		= "sync_action",
+	[MD_KN_DEGRADED]	= "degraded",
+	[MD_KN_COMPLETED]	= "sync_completed",
+};
+
+/*
+ * Add (@show) or remove the sync files and renew the nodes
+ * md_notify_sync() wakes.  Never under reconfig_mutex: removing a file
+ * waits for its stores in progress.
+ */
+void md_sysfs_sync_files(struct mddev *mddev, bool show)
+{
+	struct md_core *core = to_core(mddev);
+	struct kernfs_node *old[MD_SYNC_KN_NR];
+	int i, err;
+
+	mutex_lock(&core->sysfs_mutex);
+	if (show == core->sync_shown)
+		goto unlock;
+	if (show) {
+		err = sysfs_create_group(&mddev->kobj, &md_sync_group);
+		if (err) {
+			pr_warn("md: %s: cannot add the sync files (%d)\n",
+				mdname(mddev), err);
+			goto unlock;
+		}
+	}
+	for (i = 0; i < MD_SYNC_KN_NR; i++) {
+		struct kernfs_node *kn = NULL;
+
+		if (show)
+			kn = sysfs_get_dirent(mddev->kobj.sd,
+					      md_sync_kn_names[i]);
+		old[i] = rcu_replace_pointer(core->sync_kn[i], kn,
+					     lockdep_is_held(&core->sysfs_mutex));
+	}
+	/* md_notify_sync() may still hold an old node */
+	synchronize_rcu();
+	for (i = 0; i < MD_SYNC_KN_NR; i++)
+		if (old[i])
+			sysfs_put(old[i]);
+	if (!show)
+		sysfs_remove_group(&mddev->kobj, &md_sync_group);
+	core->sync_shown = show;
+unlock:
+	mutex_unlock(&core->sysfs_mutex);
+}
 
 /* ---------------------------------------------------------------- */
 /* md/stats/: safe mode and throttle counters */
