@@ -243,8 +243,10 @@ def job_order(job):
 
 
 def throttle_rows(runs):
-    """Rows for the resync throttle bench: newest recorded run per
-    configuration and sync kind (a run may cover some kinds only)."""
+    """Rows for the resync throttle bench: for each configuration and
+    sync kind, each part (a T1 job, its work-conserving share, T2, T3,
+    a T3 variant) from the newest recorded run that measured it, so a run
+    of a few jobs replaces those jobs' rows and leaves the others."""
     t1_target, t2_target = load_throttle_targets()
     latest, latest_v = {}, {}
     for name, s in runs:
@@ -254,18 +256,20 @@ def throttle_rows(runs):
         for cfg, m in s.get("members", {}).items():
             for kind, k in m.get("syncs", {}).items():
                 key = (cfg, icount, kind, series)
-                # a floor-only run (T3 with another load or floors, no
-                # T1/T2) adds its rows and replaces none of the others
-                if k.get("t1") or k.get("t2") or k.get("t3"):
-                    latest[key] = (name, s, m, k)
+                parts = latest.setdefault(key, {"m": m, "t1": {}, "wc": {}})
+                for part in ("t1", "wc"):
+                    for job, d in k.get(part, {}).items():
+                        parts[part][job] = (name, s, d)
+                for part in ("t2", "t3"):
+                    if k.get(part):
+                        parts[part] = (name, s, k[part])
                 for var, v in k.get("t3v", {}).items():
                     latest_v.setdefault(key, {})[var] = (name, s, m, v)
     rows = []
     for key in sorted(set(latest) | set(latest_v)):
         cfg, icount, kind, series = key
-        name, s, m, k = latest.get(key) or next(iter(latest_v[key].values()))
-        if key not in latest:
-            k = {}
+        parts = latest.get(key, {"t1": {}, "wc": {}})
+        m = parts.get("m") or next(iter(latest_v[key].values()))[2]
         level, ndevs, member = m.get("level", 1), m.get("ndevs", 2), m.get("member", cfg)
         speed = f" {m['mbps']} MB/s" if m.get("mbps") and m["mbps"] != 100 else ""
         grp = f"RAID{level} throttle ({member}{speed})"
@@ -290,7 +294,7 @@ def throttle_rows(runs):
             env.append(f"BT_SYNCS={kind}")
         cmd = " ".join(env) + " tests/vm/bench-throttle"
         first = len(rows)
-        for job, d in sorted(k.get("t1", {}).items()):
+        for job, (name, s, d) in sorted(parts["t1"].items()):
             a, b = d.get("intree", {}), d.get("fork", {})
             ra, rb = a.get("ratio"), b.get("ratio")
             if rb is None:
@@ -316,7 +320,7 @@ def throttle_rows(runs):
                                 f"fork <= {plim:.1f}x idle", b.get("p99_met"),
                                 name, s, cmd))
         # issue 33's work-conserving report: a moonshot, not a target
-        for job, d in sorted(k.get("wc", {}).items()):
+        for job, (name, s, d) in sorted(parts["wc"].items()):
             a, b = d.get("intree", {}), d.get("fork", {})
             sa, sb = a.get("share"), b.get("share")
             if sb is None:
@@ -325,13 +329,13 @@ def throttle_rows(runs):
                             f"{kind} speed / what the foreground leaves",
                             sa, sb, "share", sb / sa if sa else None, True,
                             "- (moonshot >= 80 %, fg >= 95 %)", None, name, s, cmd))
-        t2 = k.get("t2", {})
+        name, s, t2 = parts.get("t2", (None, None, {}))
         if "fork" in t2 and "intree" in t2:
             a, b = t2["intree"].get("kibs"), t2["fork"].get("kibs")
             rows.append(row(grp, f"T2 idle {kind}", f"{kind} speed", a, b, "kibs",
                             b / a if a else None, True, f">= {t2_target:.2f}x",
                             t2["fork"].get("met"), name, s, cmd))
-        t3 = k.get("t3", {})
+        name, s, t3 = parts.get("t3", (None, None, {}))
         if "fork" in t3 and "intree" in t3:
             a, b = t3["intree"], t3["fork"]
             rows.append(row(grp, f"T3 QD16x4 load, {kind}", "sync speed under load",
