@@ -144,9 +144,10 @@ void mddev_unlock(struct mddev *mddev)
 		queue_work(md_del_wq, &core->del_work);
 	if (test_and_clear_bit(MDC_SYNC_FILES, &core->core_flags) &&
 	    !test_bit(MDC_DELETED, &core->core_flags)) {
-		struct md_personality *pers = READ_ONCE(mddev->pers);
-
-		md_sysfs_sync_files(mddev, pers && pers->sync_request);
+		/* the work's reference; a work already queued has its own */
+		kobject_get(&mddev->kobj);
+		if (!queue_work(md_misc_wq, &core->sync_files_work))
+			kobject_put(&mddev->kobj);
 	}
 	md_wakeup_thread(mddev);
 }
@@ -2112,6 +2113,7 @@ static void md_init_mddev(struct md_core *core, int unit)
 
 	mutex_init(&core->sb_mutex);
 	mutex_init(&core->sysfs_mutex);
+	INIT_WORK(&core->sync_files_work, md_sysfs_sync_work);
 	init_waitqueue_head(&core->suspend_wq);
 	core->hold = true;
 	core->sync_max_sectors = MD_MAX_SECTOR;
@@ -2207,6 +2209,8 @@ static void md_delete(struct mddev *mddev)
 	if (mddev->sysfs_state)
 		sysfs_put(mddev->sysfs_state);
 	mddev->sysfs_state = NULL;
+	if (cancel_work_sync(&core->sync_files_work))
+		kobject_put(&mddev->kobj);
 	md_sysfs_sync_files(mddev, false);
 	kobject_del(&mddev->kobj);
 	del_gendisk(mddev->gendisk);

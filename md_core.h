@@ -136,15 +136,21 @@ struct md_core {
 	/*
 	 * The sync files (sync_action, degraded, sync_completed, the rest
 	 * of md_sync_group) exist, as in-tree, only while a personality
-	 * with a sync runs.  md_sysfs_sync_files() adds or removes them
-	 * after reconfig_mutex is dropped (mddev_unlock()): removal waits
-	 * for stores in progress, which may be waiting for that mutex.  It
-	 * runs under sysfs_mutex, which nothing holds while waiting for
-	 * anything else; sync_shown says what is there now (sysfs_mutex).
-	 * sync_kn[] are their nodes for md_notify_sync(): RCU, replaced
-	 * under sysfs_mutex, put after a grace period.
+	 * with a sync runs.  sync_files_work adds or removes them to match
+	 * (md_sysfs_sync_work()), queued by mddev_unlock() after a start
+	 * or stop: removing a file waits for its stores in progress, and
+	 * those may be waiting for reconfig_mutex, so nothing holding it,
+	 * and no store of a sync file, may wait for the work.  An ioctl
+	 * and a store of any other md file wait for it after unlocking
+	 * (md_sysfs_sync_settle()), so mdadm finds the files in place
+	 * when RUN_ARRAY or array_state returns.  The work holds a
+	 * reference on mddev->kobj while queued.  sysfs_mutex serialises
+	 * the work with md_delete(); sync_shown (sysfs_mutex) says what is
+	 * there.  sync_kn[] are the nodes md_notify_sync() wakes: RCU,
+	 * replaced under sysfs_mutex, put after a grace period.
 	 */
-	struct mutex sysfs_mutex;
+	struct work_struct sync_files_work;
+	struct mutex sysfs_mutex;	/* the work against md_delete() */
 	bool sync_shown;
 	struct kernfs_node __rcu *sync_kn[MD_SYNC_KN_NR];
 
@@ -266,6 +272,8 @@ static inline void md_notify(struct kernfs_node *kn)
 }
 
 void md_sysfs_sync_files(struct mddev *mddev, bool show);
+void md_sysfs_sync_work(struct work_struct *ws);
+void md_sysfs_sync_settle(struct mddev *mddev);
 
 /* Wake pollers of a sync file, if it exists now.  Any context. */
 static inline void md_notify_sync(struct mddev *mddev, enum md_sync_kn which)

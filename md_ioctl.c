@@ -483,6 +483,8 @@ int md_ioctl(struct block_device *bdev, unsigned int cmd, unsigned long arg)
 		break;
 	}
 	mddev_unlock(mddev);
+	/* RUN_ARRAY and STOP_ARRAY return with the sync files in place */
+	md_sysfs_sync_settle(mddev);
 	return err;
 }
 

@@ -1165,6 +1165,16 @@ static const struct attribute_group md_sync_group = {
 	.attrs = md_sync_attrs,
 };
 
+static bool md_sync_file(const struct attribute *attr)
+{
+	int i;
+
+	for (i = 0; md_sync_attrs[i]; i++)
+		if (md_sync_attrs[i] == attr)
+			return true;
+	return false;
+}
+
 static const char *const md_sync_kn_names[MD_SYNC_KN_NR] = {
 	[MD_KN_ACTION]		= "sync_action",
 	[MD_KN_DEGRADED]	= "degraded",
@@ -1173,8 +1183,8 @@ static const char *const md_sync_kn_names[MD_SYNC_KN_NR] = {
 
 /*
  * Add (@show) or remove the sync files and renew the nodes
- * md_notify_sync() wakes.  Never under reconfig_mutex: removing a file
- * waits for its stores in progress.
+ * md_notify_sync() wakes.  Never under reconfig_mutex nor from a store
+ * of a sync file: removing a file waits for its stores in progress.
  */
 void md_sysfs_sync_files(struct mddev *mddev, bool show)
 {
@@ -1212,6 +1222,28 @@ void md_sysfs_sync_files(struct mddev *mddev, bool show)
 	core->sync_shown = show;
 unlock:
 	mutex_unlock(&core->sysfs_mutex);
+}
+
+/* core->sync_files_work: the files as the personality running now wants */
+void md_sysfs_sync_work(struct work_struct *ws)
+{
+	struct md_core *core = container_of(ws, struct md_core,
+					    sync_files_work);
+	struct mddev *mddev = &core->mddev;
+	bool show;
+
+	/* under the lock the personality's module is held by the array */
+	spin_lock_irq(&mddev->lock);
+	show = mddev->pers && mddev->pers->sync_request;
+	spin_unlock_irq(&mddev->lock);
+	md_sysfs_sync_files(mddev, show);
+	kobject_put(&mddev->kobj);
+}
+
+/* After mddev_unlock(), in a caller that holds no sync file's store. */
+void md_sysfs_sync_settle(struct mddev *mddev)
+{
+	flush_work(&to_core(mddev)->sync_files_work);
 }
 
 /* ---------------------------------------------------------------- */
@@ -1427,6 +1459,9 @@ static ssize_t md_attr_store(struct kobject *kobj, struct attribute *attr,
 		return ret;
 	ret = e->store(mddev, page, len);
 	mddev_unlock(mddev);
+	/* a sync file's store must not wait for its own removal */
+	if (!md_sync_file(attr))
+		md_sysfs_sync_settle(mddev);
 	return ret;
 }
 
