@@ -84,36 +84,25 @@ static u32 linear_find(const struct linear_table *t, sector_t sector)
 	return lo;
 }
 
-static void linear_map(struct mddev *mddev, struct bio *bio)
+/* md_remap_bio()'s locate: up to the end of the member */
+static struct md_rdev *linear_locate(struct mddev *mddev, sector_t sector,
+				     sector_t *dev, sector_t *room)
 {
 	struct linear_conf *conf = mddev->private;
 	const struct linear_table *t = &conf->t;
+	u32 i = linear_find(t, sector);
 
-	if (unlikely(!bio_sectors(bio))) {
-		bio_endio(bio);
-		return;
-	}
-	if (unlikely(bio_end_sector(bio) > linear_table_sectors(t))) {
-		bio_io_error(bio);
-		return;
-	}
-	for (;;) {
-		sector_t sector = bio->bi_iter.bi_sector;
-		u32 i = linear_find(t, sector);
-		sector_t start = i ? t->end[i - 1] : 0;
-		struct bio *piece = bio;
+	*dev = sector - (i ? t->end[i - 1] : 0);
+	*room = t->end[i] - sector;
+	return t->members[i];
+}
 
-		if (bio_end_sector(bio) > t->end[i]) {
-			/* a bioset with a reserve: pieces in flight refill it */
-			piece = bio_split(bio, t->end[i] - sector, GFP_NOIO,
-					  &conf->rm.split_bs);
-			bio_chain(piece, bio);
-		}
-		md_remap_submit(&conf->rm, piece, t->members[i],
-				sector - start);
-		if (piece == bio)
-			return;
-	}
+static void linear_map(struct mddev *mddev, struct bio *bio)
+{
+	struct linear_conf *conf = mddev->private;
+
+	md_remap_bio(&conf->rm, bio, linear_table_sectors(&conf->t),
+		     linear_locate);
 }
 
 static void linear_make_request(struct mddev *mddev, struct bio *bio)

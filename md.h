@@ -596,10 +596,11 @@ int md_rdev_is_badblock(struct md_rdev *rdev, sector_t s, int sectors,
  * Requests that go to one member each (linear, raid0): see md_remap.c.
  * md_remap_init() in run(), md_remap_exit() in free().  make_request
  * hands a REQ_PREFLUSH bio to md_remap_flush() (true: taken; its data
- * comes back through @map without the flag), splits the rest where the
- * geometry does (bio_split() from split_bs, bio_chain()) and gives each
- * piece to md_remap_submit() with its member and member sector (data
- * relative).  quiesce calls md_remap_quiesce().
+ * comes back through @map without the flag), and @map hands the rest to
+ * md_remap_bio() with the array's end and @locate, which gives the member
+ * holding a sector, the sector on it (data relative) and the sectors
+ * left before the geometry cuts (a chunk's or a member's end); each
+ * piece goes to md_remap_submit().  quiesce calls md_remap_quiesce().
  */
 struct md_remap {
 	struct mddev *mddev;
@@ -620,6 +621,9 @@ bool md_remap_flush(struct md_remap *rm, struct bio *bio,
 		    struct md_rdev *const *members, int nr);
 void md_remap_submit(struct md_remap *rm, struct bio *piece,
 		     struct md_rdev *rdev, sector_t sector);
+void md_remap_bio(struct md_remap *rm, struct bio *bio, sector_t end,
+		  struct md_rdev *(*locate)(struct mddev *mddev, sector_t sector,
+					    sector_t *dev, sector_t *room));
 void md_remap_quiesce(struct md_remap *rm, int quiesce);
 /* pers->error_handler of such a personality: the array is broken. */
 void md_remap_error(struct mddev *mddev, struct md_rdev *rdev);

@@ -115,6 +115,36 @@ void md_remap_submit(struct md_remap *rm, struct bio *piece,
 }
 EXPORT_SYMBOL_GPL(md_remap_submit);
 
+void md_remap_bio(struct md_remap *rm, struct bio *bio, sector_t end,
+		  struct md_rdev *(*locate)(struct mddev *mddev, sector_t sector,
+					    sector_t *dev, sector_t *room))
+{
+	if (unlikely(!bio_sectors(bio))) {
+		bio_endio(bio);
+		return;
+	}
+	if (unlikely(bio_end_sector(bio) > end)) {
+		bio_io_error(bio);
+		return;
+	}
+	for (;;) {
+		struct bio *piece = bio;
+		struct md_rdev *rdev;
+		sector_t dev, room;
+
+		rdev = locate(rm->mddev, bio->bi_iter.bi_sector, &dev, &room);
+		if (bio_sectors(bio) > room) {
+			/* a bioset with a reserve: pieces in flight refill it */
+			piece = bio_split(bio, room, GFP_NOIO, &rm->split_bs);
+			bio_chain(piece, bio);
+		}
+		md_remap_submit(rm, piece, rdev, dev);
+		if (piece == bio)
+			return;
+	}
+}
+EXPORT_SYMBOL_GPL(md_remap_bio);
+
 /* Every member flushed: end an empty flush, or map its data. */
 static void md_remap_flushed(struct md_remap_flush *f)
 {

@@ -63,34 +63,25 @@ struct r0conf {
 	struct md_rdev **members;	/* by slot; fixed while running */
 };
 
+/* md_remap_bio()'s locate: up to the end of the chunk */
+static struct md_rdev *raid0_locate(struct mddev *mddev, sector_t sector,
+				    sector_t *dev, sector_t *room)
+{
+	struct r0conf *conf = mddev->private;
+	u32 slot, in_room;
+	u64 d;
+
+	slot = r0g_map(&conf->geo, sector, &d, &in_room);
+	*dev = d;
+	*room = in_room;
+	return conf->members[slot];
+}
+
 static void raid0_map(struct mddev *mddev, struct bio *bio)
 {
 	struct r0conf *conf = mddev->private;
 
-	if (unlikely(!bio_sectors(bio))) {
-		bio_endio(bio);
-		return;
-	}
-	if (unlikely(bio_end_sector(bio) > r0g_sectors(&conf->geo))) {
-		bio_io_error(bio);
-		return;
-	}
-	for (;;) {
-		struct bio *piece = bio;
-		u32 slot, room;
-		u64 dev;
-
-		slot = r0g_map(&conf->geo, bio->bi_iter.bi_sector, &dev, &room);
-		if (bio_sectors(bio) > room) {
-			/* a bioset with a reserve: pieces in flight refill it */
-			piece = bio_split(bio, room, GFP_NOIO,
-					  &conf->rm.split_bs);
-			bio_chain(piece, bio);
-		}
-		md_remap_submit(&conf->rm, piece, conf->members[slot], dev);
-		if (piece == bio)
-			return;
-	}
+	md_remap_bio(&conf->rm, bio, r0g_sectors(&conf->geo), raid0_locate);
 }
 
 static void raid0_make_request(struct mddev *mddev, struct bio *bio)
