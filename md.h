@@ -239,11 +239,22 @@ struct mddev {
 	/* sync; recovery bits are atomic bitops */
 	unsigned long recovery;
 	/*
-	 * Resync needed from here; MaxSector when clean.  raid1 reads from
-	 * its first mirror above it, and sets it clean in run() when only
-	 * one mirror works.
+	 * Resync needed from here, in the resync space; MaxSector when
+	 * clean (nothing at or past resync_max_sectors is pending).  raid1
+	 * reads from its first mirror above it, and sets it clean in run()
+	 * when only one mirror works.
 	 */
 	sector_t resync_offset;
+	/*
+	 * Length of the resync space, which resync, check and repair walk
+	 * and in which resync_offset, the bitmap's chunks and, during such
+	 * a pass, sync_min/sync_max count: pers->sync_sectors(dev_sectors),
+	 * else dev_sectors (raid1, raid4/5/6).  Recovery walks dev_sectors
+	 * (member sectors).  Set by the core under reconfig_mutex before
+	 * run() and by md_set_dev_sectors() with the array suspended and no
+	 * sync thread, so a pass reads it unlocked; others READ_ONCE.
+	 */
+	sector_t resync_max_sectors;
 	sector_t curr_resync;		/* sync thread position */
 	sector_t curr_resync_completed;	/* checkpointed position */
 	atomic_t sync_active;		/* sync sectors in flight */
@@ -423,12 +434,14 @@ struct md_personality {
 	/* Recovery finished: mark rebuilt members In_sync; returns count. */
 	int (*spare_active)(struct mddev *mddev);
 	/*
-	 * Schedule sync IO starting at @sector_nr (< @max_sector).  Returns
-	 * sectors covered; sets *skipped if nothing needed doing there (no
-	 * md_done_sync() then).  Otherwise md_done_sync() is called for
-	 * those sectors when the IO finishes.  Must exclude racing normal
-	 * writes to the region itself.  Core: don't call it with
-	 * sector_nr >= max_sector (raid1 returns 0, skipped, then).
+	 * Schedule sync IO starting at @sector_nr (< @max_sector), in the
+	 * resync space for resync, check and repair (MDR_SYNC), in member
+	 * sectors for recovery.  Returns sectors covered; sets *skipped if
+	 * nothing needed doing there (no md_done_sync() then).  Otherwise
+	 * md_done_sync() is called for those sectors when the IO finishes.
+	 * Must exclude racing normal writes to the region itself.  Core:
+	 * don't call it with sector_nr >= max_sector (raid1 returns 0,
+	 * skipped, then).
 	 */
 	sector_t (*sync_request)(struct mddev *mddev, sector_t sector_nr,
 				 sector_t max_sector, bool *skipped);
@@ -444,6 +457,17 @@ struct md_personality {
 	void (*sync_raise)(struct mddev *mddev);
 	/* Array size for this member size and count. */
 	sector_t (*size)(struct mddev *mddev, sector_t sectors, int raid_disks);
+	/*
+	 * Optional: the resync space's length (mddev->resync_max_sectors)
+	 * for members of @sectors; without it, @sectors.  A level whose
+	 * resync walks array sectors (raid10) returns its array size for
+	 * them, rounded as run() rounds.  Called under reconfig_mutex
+	 * before the bitmap is loaded and run() is called (mddev->private
+	 * is not set up: use level, layout, chunk_sectors, raid_disks) and
+	 * when the component size changes.  run() leaves
+	 * resync_max_sectors alone: the bitmap was sized by it.
+	 */
+	sector_t (*sync_sectors)(struct mddev *mddev, sector_t sectors);
 	/* 1: stop all IO and wait for in-flight; 0: resume. */
 	void (*quiesce)(struct mddev *mddev, int quiesce);
 	/*
@@ -452,7 +476,8 @@ struct md_personality {
 	 * reconfig_mutex with the array suspended (quiesce(1) done) and no
 	 * sync thread; sets mddev->raid_disks, may renumber members'
 	 * raid_disk (the core relinks rdN afterwards).  -EBUSY if members
-	 * occupy more slots than @raid_disks.
+	 * occupy more slots than @raid_disks.  Only for a level whose
+	 * resync space does not depend on raid_disks: it stays as it is.
 	 */
 	int (*resize_disks)(struct mddev *mddev, int raid_disks);
 	/*

@@ -8,7 +8,8 @@
  * (signed sectors, from the 1.x superblock, which sets
  * MD_FEATURE_BITMAP_OFFSET): a 256-byte superblock (struct
  * md_bitmap_sb) followed at byte 256 by one bit per chunk of
- * chunksize bytes of each member's data area.  Bit n is bit n % 8 of
+ * chunksize bytes of the resync space (mddev->resync_max_sectors: each
+ * member's data area for raid1 and raid4/5/6).  Bit n is bit n % 8 of
  * byte n / 8 (little-endian bit order, set_bit_le()).  We keep the
  * whole image (superblock included) in pages and write it page by
  * page; the last page is cut to the logical block size.  Versions 3
@@ -811,7 +812,11 @@ void md_bitmap_update_sb(struct mddev *mddev, u64 events)
 	mutex_lock(&bm->io_mutex);
 	spin_lock_irqsave(&bm->lock, flags);
 	bm_sb(bm)->events = cpu_to_le64(events);
-	bm_sb(bm)->sync_size = cpu_to_le64(mddev->dev_sectors);
+	/*
+	 * sync_size is set by create and resize, under this mutex: copied
+	 * from resync_max_sectors here, it could undo a resize that has
+	 * not yet stored the new length there.
+	 */
 	__set_bit(0, bm->page_dirty);
 	spin_unlock_irqrestore(&bm->lock, flags);
 	bm_write_dirty(bm);
@@ -1141,7 +1146,8 @@ int md_bitmap_create(struct mddev *mddev)
 		goto free_bm;
 	}
 
-	bm->chunks = DIV_ROUND_UP_SECTOR_T(mddev->dev_sectors,
+	/* a bit for every chunk of the resync space */
+	bm->chunks = DIV_ROUND_UP_SECTOR_T(mddev->resync_max_sectors,
 					   (sector_t)1 << bm->chunk_shift);
 	bm->file_bytes = MD_BITMAP_SB_BYTES + DIV_ROUND_UP(bm->chunks, 8);
 	bm->npages = DIV_ROUND_UP(bm->file_bytes, PAGE_SIZE);
@@ -1192,7 +1198,7 @@ int md_bitmap_create(struct mddev *mddev)
 		sb->state = cpu_to_le32(state);
 	}
 	sb->events = cpu_to_le64(mddev->events);
-	sb->sync_size = cpu_to_le64(mddev->dev_sectors);
+	sb->sync_size = cpu_to_le64(mddev->resync_max_sectors);
 
 	bm_publish(mddev, bm);
 	/* read-only: the first superblock write (going rw) writes it all */
@@ -1247,10 +1253,11 @@ static bool bm_fits_all(struct md_bitmap *bm, unsigned int bytes)
 }
 
 /*
- * Fill @im from @bm for @old sectors per member growing or shrinking
- * to @sectors: a new chunk's bit is set if any old chunk it holds had
- * its bit set, or if it holds sectors past @old (they have never been
- * synced; the resync from @old must not skip them).  bm->lock held.
+ * Fill @im from @bm for a resync space of @old sectors growing or
+ * shrinking to @sectors: a new chunk's bit is set if any old chunk it
+ * holds had its bit set, or if it holds sectors past @old (they have
+ * never been synced; the resync from @old must not skip them).
+ * bm->lock held.
  */
 static void bm_image_fill(struct md_bitmap *bm, struct bm_image *im,
 			  sector_t old, sector_t sectors)
@@ -1290,12 +1297,14 @@ static void bm_image_swap(struct md_bitmap *bm, struct bm_image *im)
 }
 
 /*
- * The component size changes to @sectors: give the bitmap a bit for
- * every chunk of it, as in-tree does.  The chunk size stays unless the
- * bits no longer fit where the bitmap lies on some member; then it is
- * doubled until they do (-ENOSPC if no chunk size fits).  The caller
- * has the array writable and suspended and no sync running, so no
- * write is in flight and nothing else looks at the chunk layout.
+ * The component size changes and the resync space with it, to @sectors
+ * (mddev->resync_max_sectors is still the old length): give the bitmap
+ * a bit for every chunk of it, as in-tree does.  The chunk size stays
+ * unless the bits no longer fit where the bitmap lies on some member;
+ * then it is doubled until they do (-ENOSPC if no chunk size fits).
+ * The caller has the array writable and suspended and no sync
+ * running, so no write is in flight and nothing else looks at the
+ * chunk layout.
  *
  * Crash safety: with the chunk size unchanged the old bits keep their
  * places and the superblock still records the old size until the new
@@ -1315,7 +1324,7 @@ int md_bitmap_resize(struct mddev *mddev, sector_t sectors)
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (!bm || sectors == mddev->dev_sectors)
+	if (!bm || sectors == mddev->resync_max_sectors)
 		return 0;
 	for (;;) {
 		im.chunks = DIV_ROUND_UP_SECTOR_T(sectors,
@@ -1324,7 +1333,7 @@ int md_bitmap_resize(struct mddev *mddev, sector_t sectors)
 		if (bm_fits_all(bm, im.bytes))
 			break;
 		if (++im.shift > BM_MAX_SHIFT) {
-			pr_warn("md: %s: no bitmap chunk size fits %llu sectors per member in the bitmap's space\n",
+			pr_warn("md: %s: no bitmap chunk size fits a resync space of %llu sectors in the bitmap's space\n",
 				mdname(mddev), (u64)sectors);
 			return -ENOSPC;
 		}
@@ -1355,7 +1364,7 @@ int md_bitmap_resize(struct mddev *mddev, sector_t sectors)
 		bm_write_dirty(bm);
 		spin_lock_irq(&bm->lock);
 	}
-	bm_image_fill(bm, &im, mddev->dev_sectors, sectors);
+	bm_image_fill(bm, &im, mddev->resync_max_sectors, sectors);
 	sb = page_address(im.pages[0]);
 	sb->chunksize = cpu_to_le32(1U << (im.shift + SECTOR_SHIFT));
 	sb->sync_size = cpu_to_le64(sectors);

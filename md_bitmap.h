@@ -27,7 +27,7 @@ struct md_bitmap_sb {
 	u8 uuid[16];		/* the array's set_uuid */
 	__le64 events;		/* the array's events when last written */
 	__le64 events_cleared;	/* events when bits were last cleared */
-	__le64 sync_size;	/* sectors the bits cover (per member) */
+	__le64 sync_size;	/* sectors the bits cover: resync_max_sectors */
 	__le32 state;		/* BIT(1) stale, BIT(2) write error */
 	__le32 chunksize;	/* bytes per bit, a power of two */
 	__le32 daemon_sleep;	/* seconds between clearing passes */
@@ -93,8 +93,9 @@ void md_bitmap_endwrite(struct md_bitmap *bm, sector_t sector,
 bool md_bitmap_chunk_clean(struct md_bitmap *bm, sector_t sector,
 			   sector_t *sectors);
 /*
- * The component size becomes @sectors: resize the bitmap (a larger chunk
- * if the bits no longer fit).  Array suspended, no sync running.
+ * The component size changes and the resync space becomes @sectors long
+ * (resync_max_sectors is updated after): resize the bitmap (a larger
+ * chunk if the bits no longer fit).  Array suspended, no sync running.
  */
 int md_bitmap_resize(struct mddev *mddev, sector_t sectors);
 /* Superblock round (md_super_write_all): record @events. */

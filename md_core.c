@@ -1380,6 +1380,14 @@ static int md_stack_limits(struct mddev *mddev)
 	return md_limits_end(mddev, &ml);
 }
 
+/* The resync space's length for members of @sectors (md.h). */
+static sector_t md_sync_sectors(struct mddev *mddev,
+				struct md_personality *pers, sector_t sectors)
+{
+	return pers->sync_sectors ? pers->sync_sectors(mddev, sectors) :
+	       sectors;
+}
+
 int md_run(struct mddev *mddev)
 {
 	struct md_core *core = to_core(mddev);
@@ -1459,6 +1467,8 @@ int md_run(struct mddev *mddev)
 
 	mddev->ok_start_degraded = READ_ONCE(start_dirty_degraded);
 	WRITE_ONCE(mddev->sync_window, 0);
+	WRITE_ONCE(mddev->resync_max_sectors,
+		   md_sync_sectors(mddev, pers, mddev->dev_sectors));
 	/* before pers->run(): a write may come as soon as it returns */
 	err = md_bitmap_create(mddev);
 	if (err)
@@ -1561,6 +1571,7 @@ static void md_clear(struct mddev *mddev)
 	mddev->flags = 0;
 	mddev->recovery = 0;
 	mddev->resync_offset = 0;
+	WRITE_ONCE(mddev->resync_max_sectors, 0);
 	mddev->curr_resync = 0;
 	mddev->curr_resync_completed = 0;
 	atomic64_set(&mddev->resync_mismatches, 0);
@@ -1873,15 +1884,17 @@ void md_bitmap_waited(struct mddev *mddev, u64 ns)
  * --size, md/component_size) where that moves no data; @sectors 0 takes
  * the most every member allows (--size max).  Every member
  * that is not faulty must have the room.  Growing leaves resync_offset
- * at the old end (if it was past it) so that the sync thread resyncs the
- * new part; the size is written to the superblocks at once.  The bitmap,
- * dev_sectors and array_sectors change with the array suspended.
+ * at the resync space's old end (if it was past it) so that the sync
+ * thread resyncs the new part; the size is written to the superblocks at
+ * once.  The bitmap, dev_sectors, resync_max_sectors and array_sectors
+ * change with the array suspended.
  */
 int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 {
 	struct md_core *core = to_core(mddev);
 	struct md_rdev *rdev;
 	sector_t old = mddev->dev_sectors, size;
+	sector_t old_rs = mddev->resync_max_sectors, rs;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
@@ -1931,19 +1944,22 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 			(u64)size / 2);
 		return -EINVAL;
 	}
+	rs = md_sync_sectors(mddev, mddev->pers, sectors);
 	md_suspend(mddev);
 	/* room first, as in-tree; then a bit for every chunk of the size */
-	err = md_bitmap_resize(mddev, sectors);
+	err = md_bitmap_resize(mddev, rs);
 	if (err) {
 		md_resume(mddev);
 		return err;
 	}
 	WRITE_ONCE(mddev->dev_sectors, sectors);
+	WRITE_ONCE(mddev->resync_max_sectors, rs);
 	if (!core->external_size)
 		WRITE_ONCE(mddev->array_sectors, size);
+	/* the resync space's new part was never synced */
 	spin_lock_irq(&mddev->lock);
-	if (sectors > old && mddev->resync_offset > old)
-		mddev->resync_offset = old;
+	if (rs > old_rs && mddev->resync_offset > old_rs)
+		mddev->resync_offset = old_rs;
 	spin_unlock_irq(&mddev->lock);
 	md_resume(mddev);
 	set_capacity_and_notify(mddev->gendisk, mddev->array_sectors);

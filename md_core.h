@@ -83,7 +83,6 @@ struct md_core {
 	int notified_degraded;		/* md thread only */
 
 	/* sync thread progress; written by the sync thread */
-	sector_t sync_max;		/* end of the current pass */
 	atomic64_t sync_done;		/* cumulative sectors completed */
 	atomic_t sync_reqs;		/* sync requests in flight */
 	atomic_t sync_seq;		/* bumped on sync completions */
@@ -263,6 +262,19 @@ static inline void md_note_sync_start(struct mddev *mddev, bool resync,
 		   check ? MD_SYNC_CHECK : MD_SYNC_REPAIR;
 
 	WRITE_ONCE(to_core(mddev)->last_sync_action, kind);
+}
+
+/*
+ * The end of the pass that @recovery (a snapshot of mddev->recovery)
+ * describes: resync, check and repair walk the resync space, recovery
+ * the members.  Exact while MDR_RUNNING: neither length changes then.
+ */
+static inline sector_t md_sync_end(struct mddev *mddev,
+				   unsigned long recovery)
+{
+	if (recovery & BIT(MDR_SYNC))
+		return READ_ONCE(mddev->resync_max_sectors);
+	return READ_ONCE(mddev->dev_sectors);
 }
 
 static inline void md_notify(struct kernfs_node *kn)

@@ -577,8 +577,10 @@ static int md_sync_thread_fn(void *arg)
 	bool resync = test_bit(MDR_SYNC, &mddev->recovery);
 	bool requested = test_bit(MDR_REQUESTED, &mddev->recovery);
 	bool check = test_bit(MDR_CHECK, &mddev->recovery);
-	sector_t max = mddev->dev_sectors, start, j, n, pos, end;
+	/* resync, check and repair walk the resync space, recovery members */
+	sector_t max = resync ? mddev->resync_max_sectors : mddev->dev_sectors;
 	sector_t step = max_t(sector_t, max >> 4, 1);
+	sector_t start, j, n, pos, end;
 	unsigned long last_checkpoint;
 	const char *what;
 	struct rt_sample s;
@@ -830,7 +832,7 @@ void md_check_recovery(struct mddev *mddev)
 		set_bit(MDR_RECOVER, &mddev->recovery);
 	} else if (test_bit(MDR_SYNC, &mddev->recovery)) {
 		/* check or repair asked for through sync_action */
-	} else if (mddev->resync_offset < mddev->dev_sectors) {
+	} else if (mddev->resync_offset < mddev->resync_max_sectors) {
 		set_bit(MDR_SYNC, &mddev->recovery);
 	} else {
 		goto write_sb;
@@ -865,6 +867,7 @@ unlock:
 /* /proc/mdstat progress line; called under mddev->lock.  1 if printed. */
 int md_sync_status(struct seq_file *seq, struct mddev *mddev)
 {
+	unsigned long recovery = READ_ONCE(mddev->recovery);
 	struct md_core *core = to_core(mddev);
 	sector_t max, pos, mark;
 	unsigned long dt;
@@ -872,9 +875,9 @@ int md_sync_status(struct seq_file *seq, struct mddev *mddev)
 	const char *what;
 	int i, x;
 
-	if (!test_bit(MDR_RUNNING, &mddev->recovery) ||
-	    test_bit(MDR_DONE, &mddev->recovery)) {
-		if (mddev->resync_offset < mddev->dev_sectors) {
+	if (!(recovery & BIT(MDR_RUNNING)) || (recovery & BIT(MDR_DONE))) {
+		if (mddev->resync_offset <
+		    READ_ONCE(mddev->resync_max_sectors)) {
 			seq_puts(seq, "\tresync=PENDING");
 			return 1;
 		}
@@ -884,7 +887,7 @@ int md_sync_status(struct seq_file *seq, struct mddev *mddev)
 		seq_puts(seq, "\tresync=DELAYED");
 		return 1;
 	}
-	max = core->sync_max ? core->sync_max : mddev->dev_sectors;
+	max = md_sync_end(mddev, recovery);
 	pos = min(md_sync_position(mddev), max);
 	if (!max)
 		return 0;
@@ -901,9 +904,9 @@ int md_sync_status(struct seq_file *seq, struct mddev *mddev)
 		seq_putc(seq, '.');
 	seq_puts(seq, "] ");
 
-	if (test_bit(MDR_CHECK, &mddev->recovery))
+	if (recovery & BIT(MDR_CHECK))
 		what = "check";
-	else if (test_bit(MDR_SYNC, &mddev->recovery))
+	else if (recovery & BIT(MDR_SYNC))
 		what = "resync";
 	else
 		what = "recovery";

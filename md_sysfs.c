@@ -583,19 +583,17 @@ MD_ATTR_RW(sync_action, sync_action);
 
 static ssize_t sync_completed_show(struct mddev *mddev, char *page)
 {
-	sector_t max = READ_ONCE(to_core(mddev)->sync_max);
+	unsigned long recovery = READ_ONCE(mddev->recovery);
 
-	if (!test_bit(MDR_RUNNING, &mddev->recovery))
+	if (!(recovery & BIT(MDR_RUNNING)))
 		return sysfs_emit(page, "none\n");
 	/* waiting for an array that shares a disk to finish its pass */
 	if (READ_ONCE(to_core(mddev)->sync_delayed))
 		return sysfs_emit(page, "delayed\n");
-	/* the pass covers the whole member unless it was given an end */
-	if (!max)
-		max = mddev->dev_sectors;
+	/* as in-tree: the resync space, or the members for a recovery */
 	return sysfs_emit(page, "%llu / %llu\n",
 		(unsigned long long)READ_ONCE(mddev->curr_resync_completed),
-		(unsigned long long)max);
+		(unsigned long long)md_sync_end(mddev, recovery));
 }
 MD_ATTR_RO(sync_completed, sync_completed);
 
