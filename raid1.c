@@ -76,6 +76,25 @@ static sector_t r1_to_bucket_end(sector_t sector)
 	return R1_BUCKET_SECTORS - (sector & (R1_BUCKET_SECTORS - 1));
 }
 
+/* Member sector of array @sector on mirror @disk, or R1_NO_COPY. */
+static sector_t r1_dev(const struct r1conf *conf, sector_t sector, int disk)
+{
+	return conf->layout ? conf->layout->dev(conf, sector, disk) : sector;
+}
+
+/*
+ * Sectors from @sector that one request may cover: to the end of its
+ * barrier bucket, and of the layout's chunk.
+ */
+static sector_t r1_room(const struct r1conf *conf, sector_t sector)
+{
+	sector_t room = r1_to_bucket_end(sector);
+
+	if (conf->layout)
+		room = min(room, conf->layout->room(conf, sector));
+	return room;
+}
+
 /* Number of In_sync, non-faulty mirrors. */
 static int r1_working(struct r1conf *conf)
 {
@@ -84,6 +103,42 @@ static int r1_working(struct r1conf *conf)
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++)
 		if (md_rdev_working(rcu_dereference(conf->mirrors[i].rdev)))
+			n++;
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * Would every array sector keep a working copy without mirror @without
+ * (-1: as things are)?  RAID1: one other working mirror is enough.
+ */
+static bool r1_enough(struct r1conf *conf, int without)
+{
+	int i, n = 0;
+	bool ok;
+
+	rcu_read_lock();
+	if (conf->layout) {
+		ok = conf->layout->enough(conf, without);
+	} else {
+		for (i = 0; i < conf->raid_disks; i++)
+			if (i != without && r1_mirror_works(conf, i))
+				n++;
+		ok = n > 0;
+	}
+	rcu_read_unlock();
+	return ok;
+}
+
+/* Working mirrors holding a copy of @r1's range. */
+static int r1_copies_working(struct r1conf *conf, struct r1bio *r1)
+{
+	int i, n = 0;
+
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r1->slots[i].dev != R1_NO_COPY &&
+		    md_rdev_working(rcu_dereference(conf->mirrors[i].rdev)))
 			n++;
 	rcu_read_unlock();
 	return n;
@@ -527,7 +582,9 @@ static int r1_behind_start(struct r1conf *conf, struct r1bio *r1)
 	int i, wm = 0, fast = 0;
 	unsigned int limit, n;
 
-	if (!bm || bio_op(master) != REQ_OP_WRITE || !r1->sectors)
+	/* no write-behind with a layout, as in-tree raid10 */
+	if (!bm || bio_op(master) != REQ_OP_WRITE || !r1->sectors ||
+	    conf->layout)
 		return 0;
 	limit = md_bitmap_backlog(bm);
 	if (READ_ONCE(conf->behind_writes) >= limit)
@@ -690,6 +747,7 @@ static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 {
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct r1bio *r1;
+	int i;
 
 	r1 = mempool_alloc(conf->r1bio_pool, nowait ? GFP_NOWAIT : GFP_NOIO);
 	if (!r1)
@@ -701,6 +759,10 @@ static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 	r1->sectors = bio_sectors(bio);
 	r1->bucket = r1_bucket(r1->sector);
 	r1->read_disk = -1;
+	/* an empty flush goes to every mirror */
+	for (i = 0; i < conf->raid_disks; i++)
+		r1->slots[i].dev = r1->sectors ?
+				   r1_dev(conf, r1->sector, i) : r1->sector;
 	INIT_LIST_HEAD(&r1->retry);
 	if (!nowait)
 		r1->start = md_io_start(conf->mddev, bio);
@@ -735,7 +797,7 @@ static struct bio *r1_clone(struct r1bio *r1, int disk, bio_end_io_t *endio)
 	rc = container_of(bio, struct r1clone, bio);
 	rc->r1 = r1;
 	rc->disk = disk;
-	bio->bi_iter.bi_sector = r1->sector + rdev->data_offset;
+	bio->bi_iter.bi_sector = r1->slots[disk].dev + rdev->data_offset;
 	bio->bi_end_io = endio;
 	/*
 	 * failfast: no driver retries while another mirror can stand in
@@ -746,7 +808,7 @@ static struct bio *r1_clone(struct r1bio *r1, int disk, bio_end_io_t *endio)
 	r1->slots[disk].failfast = test_bit(RD_FAILFAST, &rdev->flags) &&
 				   !(test_bit(R1B_WRITE, &r1->flags) &&
 				     test_bit(RD_WRITE_MOSTLY, &rdev->flags)) &&
-				   r1_working(conf) > 1;
+				   r1_copies_working(conf, r1) > 1;
 	if (r1->slots[disk].failfast)
 		bio->bi_opf |= REQ_FAILFAST_DEV;
 	r1->slots[disk].state = R1S_ISSUED;
@@ -771,16 +833,16 @@ static int read_balance(struct r1conf *conf, struct r1bio *r1)
 
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++) {
-		sector_t head, dist;
+		sector_t head, dist, dev = r1->slots[i].dev;
 		int pending;
 
-		if (r1->slots[i].state == R1S_ERR)
+		if (r1->slots[i].state == R1S_ERR || dev == R1_NO_COPY)
 			continue;
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
-		if (!md_rdev_readable(rdev, sector, r1->sectors))
+		if (!md_rdev_readable(rdev, dev, r1->sectors))
 			continue;
 		/* a recorded bad block: that mirror's copy is not trusted */
-		if (md_rdev_is_badblock(rdev, sector, r1->sectors,
+		if (md_rdev_is_badblock(rdev, dev, r1->sectors,
 					&first_bad, &bad_sectors))
 			continue;
 		if (test_bit(RD_WRITE_MOSTLY, &rdev->flags)) {
@@ -794,11 +856,11 @@ static int read_balance(struct r1conf *conf, struct r1bio *r1)
 			break;
 		}
 		head = READ_ONCE(conf->mirrors[i].head);
-		if (head == sector) {
+		if (head == dev) {
 			seq = i;
 			break;
 		}
-		dist = head > sector ? head - sector : sector - head;
+		dist = head > dev ? head - dev : dev - head;
 		pending = atomic_read(&rdev->nr_pending);
 		if (!pending && dist < idle_dist) {
 			idle = i;
@@ -821,7 +883,8 @@ static int read_balance(struct r1conf *conf, struct r1bio *r1)
 		rdev = rcu_dereference(conf->mirrors[disk].rdev);
 		atomic_inc(&rdev->nr_pending);
 		r1->slots[disk].rdev = rdev;
-		WRITE_ONCE(conf->mirrors[disk].head, sector + r1->sectors);
+		WRITE_ONCE(conf->mirrors[disk].head,
+			   r1->slots[disk].dev + r1->sectors);
 	}
 	rcu_read_unlock();
 	r1->read_disk = disk;
@@ -913,8 +976,8 @@ static bool r1_read_request(struct r1conf *conf, struct bio *bio)
 	}
 	r1_nowait_account(r1);
 	if (disk < 0) {
-		pr_err_ratelimited("md/raid1:%s: no mirror can read sector %llu\n",
-				   mdname(conf->mddev),
+		pr_err_ratelimited("md/%s:%s: no mirror can read sector %llu\n",
+				   conf->name, mdname(conf->mddev),
 				   (unsigned long long)r1->sector);
 		r1_finish(r1, BLK_STS_IOERR);
 		return true;
@@ -1100,7 +1163,7 @@ static bool r1_write_request(struct r1conf *conf, struct bio *bio)
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++) {
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
-		if (!md_rdev_alive(rdev))
+		if (!md_rdev_alive(rdev) || r1->slots[i].dev == R1_NO_COPY)
 			continue;
 		if (discard && !bdev_max_discard_sectors(rdev->bdev))
 			continue;
@@ -1157,7 +1220,7 @@ static void raid1_make_request(struct mddev *mddev, struct bio *bio)
 	struct r1conf *conf = mddev->private;
 
 	for (;;) {
-		sector_t room = r1_to_bucket_end(bio->bi_iter.bi_sector);
+		sector_t room = r1_room(conf, bio->bi_iter.bi_sector);
 		struct bio *split;
 
 		if (bio_sectors(bio) <= room)
@@ -1197,26 +1260,32 @@ static bool r1_page_io(struct md_rdev *rdev, sector_t sector,
 	return !ret;
 }
 
-/* Read one page of good data from a mirror other than @bad. */
-static bool r1_read_good(struct r1conf *conf, int bad, sector_t sector,
-			 unsigned int sectors, struct page *page)
+/*
+ * Read one page of good data, @off sectors into @r1's range, from a
+ * mirror other than @bad.
+ */
+static bool r1_read_good(struct r1conf *conf, struct r1bio *r1, int bad,
+			 unsigned int off, unsigned int sectors,
+			 struct page *page)
 {
 	struct md_rdev *rdev;
+	sector_t dev;
 	bool ok;
 	int i;
 
 	for (i = 0; i < conf->raid_disks; i++) {
-		if (i == bad)
+		if (i == bad || r1->slots[i].dev == R1_NO_COPY)
 			continue;
+		dev = r1->slots[i].dev + off;
 		rcu_read_lock();
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
-		if (!md_rdev_readable(rdev, sector, sectors)) {
+		if (!md_rdev_readable(rdev, dev, sectors)) {
 			rcu_read_unlock();
 			continue;
 		}
 		atomic_inc(&rdev->nr_pending);
 		rcu_read_unlock();
-		ok = r1_page_io(rdev, sector, sectors, page, REQ_OP_READ);
+		ok = r1_page_io(rdev, dev, sectors, page, REQ_OP_READ);
 		md_rdev_unpin(rdev);
 		if (ok)
 			return true;
@@ -1233,7 +1302,7 @@ static void fix_read_error(struct r1conf *conf, struct r1bio *r1, int bad)
 {
 	struct md_rdev *rdev = r1->slots[bad].rdev;
 	struct mddev *mddev = conf->mddev;
-	sector_t sector = r1->sector;
+	sector_t sector = r1->slots[bad].dev;
 	unsigned int left = r1->sectors, fixed = 0;
 	struct page *good, *check;
 
@@ -1248,14 +1317,14 @@ static void fix_read_error(struct r1conf *conf, struct r1bio *r1, int bad)
 	while (left) {
 		unsigned int n = min_t(unsigned int, left, PAGE_SECTORS);
 
-		if (!r1_read_good(conf, bad, sector, n, good))
+		if (!r1_read_good(conf, r1, bad, fixed, n, good))
 			break;	/* no copy anywhere: the read fails */
 		if (!r1_page_io(rdev, sector, n, good, REQ_OP_WRITE) ||
 		    !r1_page_io(rdev, sector, n, check, REQ_OP_READ) ||
 		    memcmp(page_address(good), page_address(check),
 			   n << SECTOR_SHIFT)) {
-			pr_warn_ratelimited("md/raid1:%s: rewrite of sector %llu on %pg failed\n",
-					    mdname(mddev),
+			pr_warn_ratelimited("md/%s:%s: rewrite of sector %llu on %pg failed\n",
+					    conf->name, mdname(mddev),
 					    (unsigned long long)sector,
 					    rdev->bdev);
 			md_error(mddev, rdev);
@@ -1269,9 +1338,9 @@ static void fix_read_error(struct r1conf *conf, struct r1bio *r1, int bad)
 	if (fixed) {
 		atomic_add(fixed, &rdev->read_errors);
 		set_bit(RD_READ_ERRORS_SEEN, &rdev->flags);
-		pr_info_ratelimited("md/raid1:%s: read error corrected (%u sectors at %llu on %pg)\n",
-				    mdname(mddev), fixed,
-				    (unsigned long long)r1->sector,
+		pr_info_ratelimited("md/%s:%s: read error corrected (%u sectors at %llu on %pg)\n",
+				    conf->name, mdname(mddev), fixed,
+				    (unsigned long long)r1->slots[bad].dev,
 				    rdev->bdev);
 	}
 
@@ -1298,14 +1367,14 @@ static void r1_handle_read_error(struct r1conf *conf, struct r1bio *r1)
 	 * it only while another mirror works), before failing the read.
 	 */
 	if (r1->slots[bad].failfast && !test_bit(RD_FAULTY, &rdev->flags) &&
-	    r1_working(conf) <= 1)
+	    r1_copies_working(conf, r1) <= 1)
 		r1->slots[bad].state = R1S_UNUSED;
 	md_rdev_unpin(rdev);
 
 	r1_unqueue(r1);
 	if (!r1_submit_read(r1)) {
-		pr_err_ratelimited("md/raid1:%s: unrecoverable read error at sector %llu\n",
-				   mdname(conf->mddev),
+		pr_err_ratelimited("md/%s:%s: unrecoverable read error at sector %llu\n",
+				   conf->name, mdname(conf->mddev),
 				   (unsigned long long)r1->sector);
 		r1_finish(r1, BLK_STS_IOERR);
 	}
@@ -1331,12 +1400,12 @@ static void r1_handle_write_error(struct r1conf *conf, struct r1bio *r1)
 			continue;
 		/* a failfast member is failed, not kept with bad blocks */
 		if (!r1->slots[i].failfast && !test_bit(RD_FAULTY, &rdev->flags) &&
-		    md_rdev_set_badblocks(rdev, r1->sector, r1->sectors)) {
+		    md_rdev_set_badblocks(rdev, r1->slots[i].dev, r1->sectors)) {
 			set_bit(RD_WRITE_ERROR, &rdev->flags);
-			pr_info_ratelimited("md/raid1:%s: write error on %pg: %u sectors at %llu recorded as bad\n",
-					    mdname(conf->mddev), rdev->bdev,
+			pr_info_ratelimited("md/%s:%s: write error on %pg: %u sectors at %llu recorded as bad\n",
+					    conf->name, mdname(conf->mddev), rdev->bdev,
 					    r1->sectors,
-					    (unsigned long long)r1->sector);
+					    (unsigned long long)r1->slots[i].dev);
 			r1->slots[i].state = R1S_BADBLOCK;
 			park = true;
 			continue;
@@ -1382,7 +1451,7 @@ static void r1_bb_wait_done(struct r1conf *conf)
 			if (r1->slots[i].state != R1S_BADBLOCK ||
 			    test_bit(RD_FAULTY, &rdev->flags))
 				continue;
-			ready = md_rdev_badblocks_acked(rdev, r1->sector,
+			ready = md_rdev_badblocks_acked(rdev, r1->slots[i].dev,
 							r1->sectors);
 		}
 		if (ready)
@@ -1513,6 +1582,8 @@ static void r1_sync_finish(struct r1sync *rs, bool ok)
 	struct r1conf *conf = rs->conf;
 	struct mddev *mddev = conf->mddev;
 	unsigned int sectors = rs->sectors, idx = rs->bucket;
+	bool silent = rs->silent;
+	unsigned long flags;
 	int i;
 
 	for (i = 0; i < conf->raid_disks; i++) {
@@ -1523,9 +1594,19 @@ static void r1_sync_finish(struct r1sync *rs, bool ok)
 		md_rdev_unpin(rs->slots[i].rdev);
 		rs->slots[i].role = R1R_NONE;
 	}
+	if (silent) {
+		/* the sync thread waits for this before it goes on */
+		spin_lock_irqsave(&conf->lock, flags);
+		conf->sync_silent--;
+		if (!ok)
+			conf->sync_silent_failed = true;
+		spin_unlock_irqrestore(&conf->lock, flags);
+	}
+	/* wakes conf->wait; a silent request's waiter too */
 	lower_barrier(conf, idx, rs);
 	/* last: after this the core may stop and free conf */
-	md_done_sync(mddev, sectors, ok);
+	if (!silent)
+		md_done_sync(mddev, sectors, ok);
 }
 
 /* A mirror failed its write: it needs md_error(), from the worker. */
@@ -1594,7 +1675,7 @@ static struct bio *r1_sync_bio(struct r1sync *rs, int i, struct page **pages,
 	int j;
 
 	bio_reset(bio, s->rdev->bdev, opf);
-	bio->bi_iter.bi_sector = rs->sector + s->rdev->data_offset;
+	bio->bi_iter.bi_sector = s->dev + s->rdev->data_offset;
 	bio->bi_end_io = r1_sync_endio;
 	bio->bi_private = rs;
 	for (j = 0; left; j++) {
@@ -1771,8 +1852,8 @@ static void r1_sync_step(struct r1sync *rs)
 
 	if (!rs->writing) {
 		if (!r1_sync_after_read(rs)) {
-			pr_err_ratelimited("md/raid1:%s: sync: no mirror can read sectors %llu+%u\n",
-					   mdname(conf->mddev),
+			pr_err_ratelimited("md/%s:%s: sync: no mirror can read sectors %llu+%u\n",
+					   conf->name, mdname(conf->mddev),
 					   (unsigned long long)rs->sector,
 					   rs->sectors);
 			r1_sync_finish(rs, false);
@@ -1802,20 +1883,20 @@ static int r1_sync_mode(struct mddev *mddev)
  * mirror is bad over all of @rs or over none of it.  Cutting only ever
  * shortens @rs, so earlier answers for the same @rs stay true.
  */
-static bool r1_sync_cut_bad(struct r1sync *rs, struct md_rdev *rdev)
+static bool r1_sync_cut_bad(struct r1sync *rs, struct r1sync_slot *s)
 {
 	sector_t first_bad;
 	int bad_sectors;
 
-	if (!md_rdev_is_badblock(rdev, rs->sector, rs->sectors, &first_bad,
+	if (!md_rdev_is_badblock(s->rdev, s->dev, rs->sectors, &first_bad,
 				 &bad_sectors))
 		return false;
-	if (first_bad > rs->sector) {
-		rs->sectors = first_bad - rs->sector;
+	if (first_bad > s->dev) {
+		rs->sectors = first_bad - s->dev;
 		return false;
 	}
 	rs->sectors = min_t(sector_t, rs->sectors,
-			    first_bad + bad_sectors - rs->sector);
+			    first_bad + bad_sectors - s->dev);
 	return true;
 }
 
@@ -1834,9 +1915,9 @@ static void r1_sync_bad_targets(struct r1sync *rs)
 
 		if (s->role != R1R_TARGET)
 			continue;
-		if (!md_rdev_set_badblocks(s->rdev, rs->sector, rs->sectors)) {
-			pr_warn_ratelimited("md/raid1:%s: no mirror holds sectors %llu+%u and %pg cannot record them bad, failing it\n",
-					    mdname(conf->mddev),
+		if (!md_rdev_set_badblocks(s->rdev, s->dev, rs->sectors)) {
+			pr_warn_ratelimited("md/%s:%s: no mirror holds sectors %llu+%u and %pg cannot record them bad, failing it\n",
+					    conf->name, mdname(conf->mddev),
 					    (unsigned long long)rs->sector,
 					    rs->sectors, s->rdev->bdev);
 			md_error(conf->mddev, s->rdev);
@@ -1872,10 +1953,12 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 		s->role = R1R_NONE;
 		s->state = R1S_UNUSED;
 		s->rewrite = false;
-		if (!md_rdev_alive(rdev))
+		s->rdev = rdev;
+		s->dev = r1_dev(conf, rs->sector, i);
+		if (!md_rdev_alive(rdev) || s->dev == R1_NO_COPY)
 			continue;
 		if (test_bit(RD_IN_SYNC, &rdev->flags)) {
-			if (r1_sync_cut_bad(rs, rdev)) {
+			if (r1_sync_cut_bad(rs, s)) {
 				bad = true;
 				continue;
 			}
@@ -1884,7 +1967,7 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 		} else if (rs->mode == R1M_RECOVER) {
 			sector_t ro = READ_ONCE(rdev->recovery_offset);
 
-			if (ro >= rs->sector + rs->sectors) {
+			if (ro >= s->dev + rs->sectors) {
 				if (ro < conf->mddev->dev_sectors)
 					*next = min(*next, ro);
 				continue;
@@ -1897,7 +1980,6 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 		} else {
 			continue;
 		}
-		s->rdev = rdev;
 		atomic_inc(&rdev->nr_pending);
 	}
 	rcu_read_unlock();
@@ -2014,43 +2096,167 @@ static bool r1_bitmap_sync(struct mddev *mddev, struct r1conf *conf)
 	return ok;
 }
 
+/* An r1sync for @sectors at array @sector, its bucket's barrier raised. */
+static struct r1sync *r1_sync_begin(struct r1conf *conf, int mode,
+				    sector_t sector, sector_t sectors)
+{
+	struct r1sync *rs = r1_sync_get(conf);
+
+	rs->conf = conf;
+	rs->sector = sector;
+	rs->sectors = sectors;
+	rs->bucket = r1_bucket(sector);
+	rs->mode = mode;
+	rs->writing = false;
+	rs->silent = false;
+	rs->source = -1;
+	INIT_LIST_HEAD(&rs->retry);
+	raise_barrier(conf, rs->bucket);
+	return rs;
+}
+
+/* Give up @rs before any IO: the pins r1_sync_roles() took, the barrier. */
+static void r1_sync_cancel(struct r1sync *rs)
+{
+	struct r1conf *conf = rs->conf;
+	int i;
+
+	for (i = 0; i < conf->raid_disks; i++)
+		if (rs->slots[i].role != R1R_NONE)
+			md_rdev_unpin(rs->slots[i].rdev);
+	lower_barrier(conf, rs->bucket, rs);
+}
+
+/*
+ * Recovery with a layout: @d is a member sector, the same on every
+ * mirror, and each rebuilding mirror holds its own array range there.
+ * One request per distinct array range, all cut to one length; all but
+ * the last are silent, and the last is issued once they finished, so
+ * the one md_done_sync() the core expects comes after every copy.  Sync
+ * thread only: it owns conf->recover.
+ */
+static sector_t r1_recover_layout(struct r1conf *conf, sector_t d,
+				  sector_t max_sector, bool *skipped)
+{
+	const struct r1_layout *lay = conf->layout;
+	struct r1_recover *t = conf->recover;
+	struct mddev *mddev = conf->mddev;
+	sector_t n = min_t(sector_t, R1_SYNC_SECTORS, max_sector - d);
+	sector_t next = max_sector, clean = MD_MAX_SECTOR, v, unused;
+	int i, j, nr = 0, dirty = 0;
+	bool beyond = false, failed;
+	struct r1sync *rs;
+
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct md_rdev *rdev;
+		sector_t ro;
+
+		rcu_read_lock();
+		rdev = rcu_dereference(conf->mirrors[i].rdev);
+		if (!md_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags)) {
+			rcu_read_unlock();
+			continue;
+		}
+		ro = READ_ONCE(rdev->recovery_offset);
+		rcu_read_unlock();
+		if (ro >= d + n) {
+			next = min(next, ro);
+			continue;
+		}
+		v = lay->virt(conf, i, d);
+		if (v == R1_NO_COPY) {
+			beyond = true;	/* no data at @d on this mirror */
+			continue;
+		}
+		n = min3(n, lay->room(conf, v), r1_to_bucket_end(v));
+		if (mddev->bitmap && r1_bitmap_sync(mddev, conf) &&
+		    md_bitmap_chunk_clean(mddev->bitmap, v, &unused))
+			clean = min(clean, unused);
+		else
+			dirty++;
+		for (j = 0; j < nr && t[j].sector != v; j++)
+			;
+		if (j == nr)
+			t[nr++].sector = v;
+	}
+	if (!nr || !dirty) {
+		*skipped = true;
+		if (nr)
+			return min(n, clean);
+		if (beyond)
+			return min_t(sector_t, n, PAGE_SECTORS);
+		return min(next, max_sector) - d;
+	}
+
+	/*
+	 * Each request is issued before the next raises its barrier: two
+	 * ranges may share a bucket, and normal IO waiting there would keep
+	 * the second raise waiting for the first to finish.  A recorded bad
+	 * range may cut one short; the ones after it take the shorter length.
+	 */
+	spin_lock_irq(&conf->lock);
+	conf->sync_silent_failed = false;
+	spin_unlock_irq(&conf->lock);
+	for (j = 0; j < nr - 1; j++) {
+		rs = r1_sync_begin(conf, R1M_RECOVER, t[j].sector, n);
+		if (!r1_sync_roles(rs, &unused)) {
+			n = min_t(sector_t, n, rs->sectors);
+			r1_sync_cancel(rs);
+			continue;
+		}
+		n = min_t(sector_t, n, rs->sectors);
+		rs->silent = true;
+		spin_lock_irq(&conf->lock);
+		conf->sync_silent++;
+		spin_unlock_irq(&conf->lock);
+		r1_sync_read(rs);
+	}
+	spin_lock_irq(&conf->lock);
+	wait_event_lock_irq(conf->wait, !conf->sync_silent, conf->lock);
+	failed = conf->sync_silent_failed;
+	spin_unlock_irq(&conf->lock);
+	if (failed)
+		return 0;
+
+	rs = r1_sync_begin(conf, R1M_RECOVER, t[nr - 1].sector, n);
+	if (!r1_sync_roles(rs, &unused)) {
+		n = min_t(sector_t, n, rs->sectors);
+		r1_sync_cancel(rs);
+		*skipped = true;
+		return n;
+	}
+	rs->sectors = min_t(sector_t, n, rs->sectors);
+	n = rs->sectors;
+	r1_sync_read(rs);
+	return n;
+}
+
 static sector_t raid1_sync_request(struct mddev *mddev, sector_t sector_nr,
 				   sector_t max_sector, bool *skipped)
 {
 	struct r1conf *conf = mddev->private;
+	int mode = r1_sync_mode(mddev);
 	struct r1sync *rs;
 	sector_t sectors, next;
-	int i;
 
 	*skipped = false;
 	if (sector_nr >= max_sector) {
 		*skipped = true;
 		return 0;
 	}
+	if (conf->layout && mode == R1M_RECOVER)
+		return r1_recover_layout(conf, sector_nr, max_sector, skipped);
 	if (mddev->bitmap && r1_bitmap_sync(mddev, conf) &&
 	    md_bitmap_chunk_clean(mddev->bitmap, sector_nr, &sectors)) {
 		*skipped = true;
 		return min(sectors, max_sector - sector_nr);
 	}
 	sectors = min3((sector_t)R1_SYNC_SECTORS, max_sector - sector_nr,
-		       r1_to_bucket_end(sector_nr));
+		       r1_room(conf, sector_nr));
 
-	rs = r1_sync_get(conf);
-	rs->conf = conf;
-	rs->sector = sector_nr;
-	rs->sectors = sectors;
-	rs->bucket = r1_bucket(sector_nr);
-	rs->mode = r1_sync_mode(mddev);
-	rs->writing = false;
-	rs->source = -1;
-	INIT_LIST_HEAD(&rs->retry);
-
-	raise_barrier(conf, rs->bucket);
+	rs = r1_sync_begin(conf, mode, sector_nr, sectors);
 	if (!r1_sync_roles(rs, &next)) {
-		for (i = 0; i < conf->raid_disks; i++)
-			if (rs->slots[i].role != R1R_NONE)
-				md_rdev_unpin(rs->slots[i].rdev);
-		lower_barrier(conf, rs->bucket, rs);
+		r1_sync_cancel(rs);
 		*skipped = true;
 		if (next > sector_nr && next < max_sector)
 			return next - sector_nr;
@@ -2109,12 +2315,13 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 		spin_unlock_irqrestore(&mddev->lock, flags);
 		return;
 	}
-	last = md_rdev_working(rdev) && r1_working(conf) == 1;
+	/* RAID10: the last working copy of some range */
+	last = md_rdev_working(rdev) && !r1_enough(conf, rdev->raid_disk);
 	if (last && !test_bit(MDF_FAIL_LAST_DEV, &mddev->flags)) {
 		/* keep the last copy of the data: do not fail it */
 		spin_unlock_irqrestore(&mddev->lock, flags);
-		pr_warn_ratelimited("md/raid1:%s: %pg is the last working mirror, not failing it\n",
-				    mdname(mddev), rdev->bdev);
+		pr_warn_ratelimited("md/%s:%s: %pg is the last working mirror, not failing it\n",
+				    conf->name, mdname(mddev), rdev->bdev);
 		return;
 	}
 	/*
@@ -2132,13 +2339,14 @@ static void raid1_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 
 	/* md_error() interrupts a running sync and asks for a sb write */
 	if (last) {
-		pr_crit("md/raid1:%s: Disk failure on %pg, the last working mirror (fail_last_dev): the array fails all IO now.\n",
-			mdname(mddev), rdev->bdev);
+		pr_crit("md/%s:%s: Disk failure on %pg, the last working mirror (fail_last_dev): the array fails all IO now.\n",
+			conf->name, mdname(mddev), rdev->bdev);
 		return;
 	}
-	pr_crit("md/raid1:%s: Disk failure on %pg, disabling device.\n"
-		"md/raid1:%s: Operation continuing on %d devices.\n",
-		mdname(mddev), rdev->bdev, mdname(mddev), left);
+	pr_crit("md/%s:%s: Disk failure on %pg, disabling device.\n"
+		"md/%s:%s: Operation continuing on %d devices.\n",
+		conf->name, mdname(mddev), rdev->bdev, conf->name,
+		mdname(mddev), left);
 }
 
 /*
@@ -2260,7 +2468,9 @@ static void raid1_free_conf(struct r1conf *conf)
 	r1_sync_cache_empty(conf);
 	mempool_destroy(conf->sync_pool);
 	mempool_destroy(conf->r1bio_pool);
+	kfree(conf->recover);
 	kfree(conf->mirrors);
+	kfree(conf->layout_data);
 	kvfree(conf);
 }
 
@@ -2366,7 +2576,13 @@ free_mirrors:
 	return -ENOMEM;
 }
 
-static int raid1_run(struct mddev *mddev)
+/*
+ * Start the engine on @mddev, with @layout (NULL: RAID1) and its
+ * kmalloc()ed @layout_data, which conf owns from success on.  @name
+ * prefixes messages.
+ */
+int r1_engine_run(struct mddev *mddev, const char *name,
+		  const struct r1_layout *layout, void *layout_data)
 {
 	struct r1conf *conf;
 	struct md_rdev *rdev;
@@ -2374,15 +2590,14 @@ static int raid1_run(struct mddev *mddev)
 	int ret, working;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (mddev->level != 1 || mddev->raid_disks < 1) {
-		pr_err("md/raid1:%s: bad level %d or raid_disks %d\n",
-		       mdname(mddev), mddev->level, mddev->raid_disks);
-		return -EINVAL;
-	}
 	conf = kvzalloc(sizeof(*conf), GFP_KERNEL);
 	if (!conf)
 		return -ENOMEM;
 	conf->mddev = mddev;
+	conf->name = name;
+	conf->layout = layout;
+	/* the caller's until success: the unwinding below leaves it */
+	conf->layout_data = layout_data;
 	conf->raid_disks = mddev->raid_disks;
 	spin_lock_init(&conf->lock);
 	init_waitqueue_head(&conf->wait);
@@ -2400,6 +2615,12 @@ static int raid1_run(struct mddev *mddev)
 				GFP_KERNEL);
 	if (!conf->mirrors)
 		goto free_conf;
+	if (layout) {
+		conf->recover = kcalloc(conf->raid_disks,
+					sizeof(*conf->recover), GFP_KERNEL);
+		if (!conf->recover)
+			goto free_mirrors;
+	}
 	conf->r1bio_pool = r1_r1bio_pool_create(conf->raid_disks);
 	if (!conf->r1bio_pool)
 		goto free_mirrors;
@@ -2434,8 +2655,8 @@ static int raid1_run(struct mddev *mddev)
 		    test_bit(RD_FAULTY, &rdev->flags))
 			continue;
 		if (r1_rdev_locked(conf, slot)) {
-			pr_err("md/raid1:%s: two members claim slot %d\n",
-			       mdname(mddev), slot);
+			pr_err("md/%s:%s: two members claim slot %d\n",
+			       conf->name, mdname(mddev), slot);
 			ret = -EINVAL;
 			goto destroy_wq;
 		}
@@ -2445,9 +2666,9 @@ static int raid1_run(struct mddev *mddev)
 			goto destroy_wq;
 	}
 	working = r1_working(conf);
-	if (!working) {
-		pr_err("md/raid1:%s: no operational mirrors, refusing to start\n",
-		       mdname(mddev));
+	if (!working || !r1_enough(conf, -1)) {
+		pr_err("md/%s:%s: not enough operational mirrors to hold every copy, refusing to start\n",
+		       conf->name, mdname(mddev));
 		ret = -EIO;
 		goto destroy_wq;
 	}
@@ -2457,11 +2678,12 @@ static int raid1_run(struct mddev *mddev)
 	r1_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
 	/* one copy cannot be out of sync with itself */
-	if (working == 1)
+	if (working == 1 && !layout)
 		mddev->resync_offset = MD_MAX_SECTOR;
-	mddev->array_sectors = raid1_size(mddev, 0, 0);
-	pr_info("md/raid1:%s: active with %d out of %d mirrors\n",
-		mdname(mddev), working, conf->raid_disks);
+	if (!layout)
+		mddev->array_sectors = raid1_size(mddev, 0, 0);
+	pr_info("md/%s:%s: active with %d out of %d mirrors\n",
+		conf->name, mdname(mddev), working, conf->raid_disks);
 	return 0;
 
 destroy_wq:
@@ -2477,10 +2699,22 @@ exit_sync_pool:
 exit_r1bio_pool:
 	mempool_destroy(conf->r1bio_pool);
 free_mirrors:
+	kfree(conf->recover);
 	kfree(conf->mirrors);
 free_conf:
 	kvfree(conf);
 	return ret;
+}
+EXPORT_SYMBOL_GPL(r1_engine_run);
+
+static int raid1_run(struct mddev *mddev)
+{
+	if (mddev->level != 1 || mddev->raid_disks < 1) {
+		pr_err("md/raid1:%s: bad level %d or raid_disks %d\n",
+		       mdname(mddev), mddev->level, mddev->raid_disks);
+		return -EINVAL;
+	}
+	return r1_engine_run(mddev, "raid1", NULL, NULL);
 }
 
 static void raid1_free(struct mddev *mddev, void *priv)
@@ -2510,6 +2744,22 @@ static struct md_personality raid1_personality = {
 	.resize_disks	= raid1_resize_disks,
 	.resize_in_place = true,
 };
+
+/* What raid10.c's personality shares with RAID1's. */
+const struct md_personality r1_engine = {
+	.free		= raid1_free,
+	.make_request	= raid1_make_request,
+	.daemon		= raid1_daemon,
+	.status		= raid1_status,
+	.error_handler	= raid1_error_handler,
+	.hot_add_disk	= raid1_hot_add_disk,
+	.hot_remove_disk = raid1_hot_remove_disk,
+	.spare_active	= raid1_spare_active,
+	.sync_request	= raid1_sync_request,
+	.close_sync	= raid1_close_sync,
+	.quiesce	= raid1_quiesce,
+};
+EXPORT_SYMBOL_GPL(r1_engine);
 
 static int __init raid1_init(void)
 {

@@ -20,6 +20,11 @@
  *                   member with IO pending.
  *   behind_lock     irq-safe spinlock: write-behind's tree of behind
  *                   writes and its count (raid1.c, "write-behind").
+ *
+ * RAID10 runs on the same engine (raid10.c): conf->layout says where the
+ * copies of an array range live, and everything here that says "array
+ * sector" means raid10's virtual sector.  Without a layout (RAID1),
+ * mirror i holds array sector s at member sector s.
  */
 #ifndef _MD_RAID1_H
 #define _MD_RAID1_H
@@ -64,8 +69,43 @@ struct r1mirror {
 	atomic_t behind;
 };
 
+/* r1slot.dev, r1sync_slot.dev: that mirror holds no copy of the range */
+#define R1_NO_COPY		MD_MAX_SECTOR
+
+struct r1conf;
+
+/*
+ * Where the copies live (RAID10's layouts).  Pure functions of the
+ * geometry, which is fixed while the array runs; any context.
+ */
+struct r1_layout {
+	/* member sector of array @sector on mirror @disk, or R1_NO_COPY */
+	sector_t (*dev)(const struct r1conf *conf, sector_t sector, int disk);
+	/* sectors from @sector that stay contiguous on every copy */
+	sector_t (*room)(const struct r1conf *conf, sector_t sector);
+	/* array sector that mirror @disk holds at member @dev, or R1_NO_COPY */
+	sector_t (*virt)(const struct r1conf *conf, int disk, sector_t dev);
+	/*
+	 * Does every array sector keep a working copy if mirror @without
+	 * (-1: none) stopped working too?  Under rcu_read_lock(); see
+	 * r1_mirror_works().
+	 */
+	bool (*enough)(struct r1conf *conf, int without);
+};
+
+/* One array range a recovery step copies (r1_recover_layout()). */
+struct r1_recover {
+	sector_t sector;
+};
+
 struct r1conf {
 	struct mddev *mddev;
+	/* NULL for RAID1; set before the array runs, never changed */
+	const struct r1_layout *layout;
+	void *layout_data;		/* the layout's own, kfree()d with conf */
+	const char *name;		/* "raid1" or "raid10", for messages */
+	/* layout only: raid_disks entries, the sync thread's scratch */
+	struct r1_recover *recover;
 	int raid_disks;			/* mirrors[] entries; see raid1_resize_disks() */
 	struct r1mirror *mirrors;	/* raid_disks entries */
 
@@ -86,6 +126,9 @@ struct r1conf {
 	int nr_waiting[R1_NR_BUCKETS];	/* normal IO blocked; lock */
 	int nr_queued[R1_NR_BUCKETS];	/* of nr_pending: parked; lock */
 	int sync_pending;		/* between raise and lower; lock */
+	/* silent sync requests in flight, and whether one failed; lock */
+	int sync_silent;
+	bool sync_silent_failed;
 	/* quiesce(1): admit no new IO; written under lock, read locklessly */
 	bool frozen;
 	struct list_head retry;		/* struct r1bio.retry */
@@ -132,6 +175,12 @@ struct r1conf {
 	struct bio_set behind_bs;	/* payload copies, with bvecs */
 };
 
+/* Is mirror @i In_sync and not faulty?  Under rcu_read_lock(). */
+static inline bool r1_mirror_works(struct r1conf *conf, int i)
+{
+	return md_rdev_working(rcu_dereference(conf->mirrors[i].rdev));
+}
+
 /* State of one mirror within an r1bio or r1sync. */
 enum r1_slot_state {
 	R1S_UNUSED,
@@ -144,6 +193,7 @@ enum r1_slot_state {
 
 struct r1slot {
 	struct md_rdev *rdev;	/* pinned (nr_pending) while used */
+	sector_t dev;		/* member sector of the range, or R1_NO_COPY */
 	/*
 	 * enum r1_slot_state; WRITE_ONCE by the clone's completion, read
 	 * with READ_ONCE by reads looking at a behind write
@@ -210,6 +260,7 @@ enum r1_sync_role {
 
 struct r1sync_slot {
 	struct md_rdev *rdev;		/* pinned while role != R1R_NONE */
+	sector_t dev;			/* member sector, or R1_NO_COPY */
 	u8 role;			/* enum r1_sync_role */
 	u8 state;			/* enum r1_slot_state of the last IO */
 	bool rewrite;			/* write it in the write phase */
@@ -233,11 +284,22 @@ struct r1sync {
 	int mode;			/* enum r1sync_mode */
 	bool writing;			/* write phase issued */
 	int source;			/* slot whose pages hold good data */
+	/*
+	 * One of several requests for one recovery position (a layout):
+	 * finishing it does not call md_done_sync(); the one that does is
+	 * issued after every silent one finished (conf->sync_silent).
+	 */
+	bool silent;
 	atomic_t remaining;		/* bios in flight in this phase */
 	/* on conf->sync_retry while queued, conf->sync_cache while free */
 	struct list_head retry;		/* conf->lock */
 	int nslots;			/* slots[] entries (sync_slots) */
 	struct r1sync_slot slots[];	/* raid_disks */
 };
+
+/* The engine raid10.c runs on (raid1.c). */
+int r1_engine_run(struct mddev *mddev, const char *name,
+		  const struct r1_layout *layout, void *layout_data);
+extern const struct md_personality r1_engine;
 
 #endif
