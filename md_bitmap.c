@@ -1086,7 +1086,7 @@ int md_bitmap_create(struct mddev *mddev)
 	if (mddev->bitmap || (!mddev->bitmap_offset && !mddev->bitmap_file))
 		return 0;
 	if (mddev->level != 1 && mddev->level != 4 && mddev->level != 5 &&
-	    mddev->level != 6) {
+	    mddev->level != 6 && mddev->level != 10) {
 		pr_warn("md: %s: bitmap not supported for level %d yet\n",
 			mdname(mddev), mddev->level);
 		return -EINVAL;

@@ -35,7 +35,7 @@ set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=kver.sh
 . "$SRC/scripts/kver.sh"
-MODULES=(md-mod linear raid0 raid1 raid456)
+MODULES=(md-mod linear raid0 raid1 raid10 raid456)
 # Sources a DKMS build needs: nothing from tests/ or the benches.  A DKMS
 # build probes its own kernel (md_compat_probe.sh writes md_compat_gen.h),
 # so a md_compat_gen.h that a build here left behind stays out.

@@ -49,7 +49,7 @@ ensure_setup() {
 }
 
 # The modules this stack builds (Kbuild's obj-m), md-mod first.
-FORK_MODULES="md-mod linear raid0 raid1 raid456"
+FORK_MODULES="md-mod linear raid0 raid1 raid10 raid456"
 
 # Build our modules for KVER's kernel (in KO_DIR) unless NO_BUILD=1
 # (kbuild is incremental: cheap no-op).

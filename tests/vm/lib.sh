@@ -118,6 +118,7 @@ load_impl() { # intree|fork
 		insmod "$HARNESS/fork/linear.ko" &&
 		insmod "$HARNESS/fork/raid0.ko" &&
 		insmod "$HARNESS/fork/raid1.ko" &&
+		insmod "$HARNESS/fork/raid10.ko" &&
 		insmod "$HARNESS/fork/raid456.ko" ;;
 	*)	echo "load_impl: unknown implementation '$1'" >&2; return 1 ;;
 	esac
@@ -153,7 +154,7 @@ impl_check() {
 		echo "implementation mismatch: want $1, md_mod is $_got (version '$(cat /sys/module/md_mod/version 2>/dev/null)')"
 		return 1
 	fi
-	for _m in linear raid0 raid1 raid456; do
+	for _m in linear raid0 raid1 raid10 raid456; do
 		[ -d "/sys/module/$_m" ] || continue
 		_v=$(cat "/sys/module/$_m/version" 2>/dev/null)
 		case "$1:$_v" in
