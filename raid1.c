@@ -2724,28 +2724,7 @@ static void raid1_free(struct mddev *mddev, void *priv)
 	raid1_free_conf(priv);
 }
 
-static struct md_personality raid1_personality = {
-	.name		= "raid1",
-	.level		= 1,
-	.owner		= THIS_MODULE,
-	.run		= raid1_run,
-	.free		= raid1_free,
-	.make_request	= raid1_make_request,
-	.daemon		= raid1_daemon,
-	.status		= raid1_status,
-	.error_handler	= raid1_error_handler,
-	.hot_add_disk	= raid1_hot_add_disk,
-	.hot_remove_disk = raid1_hot_remove_disk,
-	.spare_active	= raid1_spare_active,
-	.sync_request	= raid1_sync_request,
-	.close_sync	= raid1_close_sync,
-	.size		= raid1_size,
-	.quiesce	= raid1_quiesce,
-	.resize_disks	= raid1_resize_disks,
-	.resize_in_place = true,
-};
-
-/* What raid10.c's personality shares with RAID1's. */
+/* The callbacks RAID1 and RAID10 (raid10.c) share. */
 const struct md_personality r1_engine = {
 	.free		= raid1_free,
 	.make_request	= raid1_make_request,
@@ -2761,8 +2740,18 @@ const struct md_personality r1_engine = {
 };
 EXPORT_SYMBOL_GPL(r1_engine);
 
+static struct md_personality raid1_personality;
+
 static int __init raid1_init(void)
 {
+	raid1_personality = r1_engine;
+	raid1_personality.name = "raid1";
+	raid1_personality.level = 1;
+	raid1_personality.owner = THIS_MODULE;
+	raid1_personality.run = raid1_run;
+	raid1_personality.size = raid1_size;
+	raid1_personality.resize_disks = raid1_resize_disks;
+	raid1_personality.resize_in_place = true;
 	return md_register_personality(&raid1_personality);
 }
 

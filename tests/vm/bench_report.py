@@ -193,7 +193,9 @@ def bench_rows(runs):
             k[1], k[2] != DEFAULT_KERNEL, k[2], job_order(k[0]))):
         name, s, j = latest[(job, icount, series)]
         level = j.get("params", {}).get("level", "?")
-        group = {"raid1": "RAID1", "raid5": "RAID5", "raid6": "RAID6"}.get(level, level)
+        group = {"raid1": "RAID1", "raid5": "RAID5", "raid6": "RAID6",
+                 "raid10": "RAID10", "raid0": "RAID0",
+                 "linear": "linear"}.get(level, level)
         if j.get("params", {}).get("bitmap", "none") != "none":
             group += " + bitmap"
         cmd = f"tests/vm/bench {job}"
@@ -290,7 +292,7 @@ def throttle_rows(runs):
             env.append(f"BT_NDEVS={ndevs}")
         if speed:
             env.append(f"BT_NULLB_MBPS={m['mbps']}")
-        if kind not in (["repair"] if level == 1 else ["resync", "repair"]):
+        if kind not in (["repair"] if level in (1, 10) else ["resync", "repair"]):
             env.append(f"BT_SYNCS={kind}")
         cmd = " ".join(env) + " tests/vm/bench-throttle"
         first = len(rows)

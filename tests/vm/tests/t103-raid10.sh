@@ -26,27 +26,22 @@
 #  - Not enough members: failing both members that hold some chunk's
 #    copies is refused for the second one (mdadm --fail exits non-zero
 #    or the member stays), the array keeps serving the data.
+#  - Repair: 4 KiB of the second copy of array sector 0 (n2 on 4: member
+#    1 at its data offset) overwritten behind md's back: check reports
+#    mismatch_cnt > 0, repair rewrites it from the first copy, a second
+#    check finds 0 and the data verifies.
+#  - Re-add with a bitmap (n2 on 4, internal bitmap): a member failed and
+#    removed, 64 KiB written while it is out, the member re-added
+#    (mdadm --re-add, which needs the bitmap): the array is [4/4] again,
+#    the block reads back and check finds every copy equal.
 . /harness/lib.sh
+. /harness/tests/raid10/common.sh
 
-MD=/dev/md0
-KIB=16384		# per member
+MD=$R10_MD
+KIB=$R10_KIB
 
 # mk LAYOUT N CHUNK_KIB: a RAID10 on the first N RAM disks, resynced
-mk() {
-	md_stop_all
-	DEVS=
-	_i=0
-	while [ $_i -lt "$2" ]; do
-		dd if=/dev/zero of=/dev/ram$_i bs=1M count=1 2>/dev/null
-		DEVS="$DEVS /dev/ram$_i"
-		_i=$((_i + 1))
-	done
-	# shellcheck disable=SC2086 # word lists on purpose
-	mdadm --create $MD --run --level=10 --layout="$1" --raid-devices="$2" \
-		--chunk="$3" --size=$((KIB - 4096)) --metadata=1.2 $DEVS < /dev/null || return 1
-	wait_resync md0 300 || return 1
-	mdstat_array md0
-}
+mk() { r10_create "$@"; }
 
 # words LAYOUT N CHUNK_KIB: what /proc/mdstat must say after "blocks super 1.2"
 words() {
@@ -172,7 +167,7 @@ one_case() {
 CASES="n2:2:64 n2:3:64 n2:4:512 n2:5:64 f2:2:64 f2:3:512 o2:3:64 o2:4:64 n3:3:64 n3:5:64 f3:3:64"
 NCASES=$(echo $CASES | wc -w)
 
-ktap_plan $((NCASES * 9 + 2))
+ktap_plan $((NCASES * 9 + 4))
 brd_setup 5 $KIB || ktap_skip_all "no RAM disks"
 
 for c in $CASES; do
@@ -195,6 +190,41 @@ one_case_last_copy() {
 	last_copy_kept /dev/ram0 /dev/ram1
 }
 ktap_check "n2 x4: the last copy of a chunk is not failed" one_case_last_copy
+
+# repair_case: n2 x4, the second copy of sector 0 corrupted, repaired
+repair_case() {
+	N=4
+	mk n2 4 64 > /dev/null && write_all > /dev/null || return 1
+	_off=$(mdadm --examine /dev/ram1 | md_field "Data Offset" | awk '{ print $1 }')
+	echo "ram1 data offset $_off sectors"
+	dd if=/dev/urandom of=/dev/ram1 bs=4k count=1 seek=$((_off / 8)) oflag=direct 2>/dev/null || return 1
+	echo check > /sys/block/md0/md/sync_action && sleep 1 && wait_resync md0 120 || return 1
+	_mm=$(cat /sys/block/md0/md/mismatch_cnt)
+	echo "after corruption: mismatch_cnt $_mm"
+	[ "$_mm" -gt 0 ] || return 1
+	echo repair > /sys/block/md0/md/sync_action && sleep 1 && wait_resync md0 120 || return 1
+	md_check_clean md0 120 && verify_all
+}
+ktap_check "n2 x4: check finds a corrupted copy, repair rewrites it" repair_case
+
+# readd_case: n2 x4 with a bitmap, member 2 out while data is written,
+# re-added: only the dirty chunks are copied
+readd_case() {
+	N=4
+	r10_create n2 4 64 --bitmap=internal --bitmap-chunk=64K > /dev/null || return 1
+	write_all > /dev/null || return 1
+	mdadm --fail $MD /dev/ram2 && mdadm --remove $MD /dev/ram2 || return 1
+	dd if=/dev/urandom of=/tmp/blk bs=64k count=1 2>/dev/null &&
+	dd if=/tmp/blk of=$MD bs=64k seek=3 oflag=direct 2>/dev/null || return 1
+	mdadm --re-add $MD /dev/ram2 || return 1
+	sleep 1
+	wait_resync md0 120 || return 1
+	mdstat_array md0
+	mdstat_array md0 | grep -q "\[4/4\]" || return 1
+	dd if=$MD bs=64k skip=3 count=1 iflag=direct 2>/dev/null | cmp - /tmp/blk &&
+	md_check_clean md0 120
+}
+ktap_check "n2 x4 bitmap: a re-added member catches up, data and copies agree" readd_case
 
 md_stop_all
 brd_teardown

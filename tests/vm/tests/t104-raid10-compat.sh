@@ -18,11 +18,11 @@
 # check.  Some cases carry an internal bitmap, whose size the two sides
 # must agree on too.
 . /harness/lib.sh
+. /harness/tests/raid10/common.sh
 
 impl=${IMPL:?}
 partner=intree		# for IMPL=intree: itself, reloaded
-MD=/dev/md0
-KIB=16384
+MD=$R10_MD
 LAY='' N='' CHUNK='' BITMAP='' SECTORS='' DEVS=''
 
 assemble() {
@@ -55,22 +55,9 @@ data() {
 
 make_side() {
 	switch_impl "$1" || return 1
-	md_stop_all
-	DEVS=
-	_i=0
-	while [ $_i -lt "$N" ]; do
-		dd if=/dev/zero of=/dev/ram$_i bs=1M count=1 2>/dev/null
-		DEVS="$DEVS /dev/ram$_i"
-		_i=$((_i + 1))
-	done
-	_bm=
+	_bm=--bitmap=none
 	[ "$BITMAP" = 1 ] && _bm=--bitmap=internal
-	# shellcheck disable=SC2086
-	mdadm --create $MD --run --level=10 --layout="$LAY" --raid-devices="$N" \
-		--chunk="$CHUNK" --size=$((KIB - 4096)) --metadata=1.2 $_bm $DEVS \
-		< /dev/null || return 1
-	wait_resync md0 300 || return 1
-	mdstat_array md0
+	r10_create "$LAY" "$N" "$CHUNK" $_bm || return 1
 	SECTORS=$(cat /sys/block/md0/size)
 	data 1 write && mdadm --stop $MD
 }
@@ -108,7 +95,7 @@ one_case() {
 
 ktap_plan 19
 ktap_diag "implementation under test: $impl, partner: $partner"
-brd_setup 5 $KIB || ktap_skip_all "no RAM disks"
+brd_setup 5 $R10_KIB || ktap_skip_all "no RAM disks"
 one_case n2 2 64 0
 one_case n2 3 64 1
 one_case n2 4 512 0
