@@ -54,10 +54,11 @@ md3 : active linear sdh1[1] sdi1[0]
 
 unused devices: <none>
 M
+# md127: this stack's own line (tests/vm/run-install, boot 2)
 case_ "raid10 in near, far and offset layouts passes" 0 'preflight: no array' <<'M'
 Personalities : [raid10]
-md1 : active raid10 vdd2[3] vdd1[2] vdc4[1] vdc3[0]
-      90112 blocks super 1.2 512K chunks 2 near-copies [4/4] [UUUU]
+md127 : active raid10 vde1[0] vde4[3] vde3[2] vde2[1]
+      45056 blocks super 1.2 512K chunks 2 near-copies [4/4] [UUUU]
 
 md2 : active raid10 sdd[3] sdc[2] sdb[1] sda[0]
       2093056 blocks super 1.2 512K chunks 2 far-copies [4/4] [UUUU]
