@@ -37,10 +37,11 @@ struct linear_conf {
 /* A member's share: its usable sectors rounded down to the rounding. */
 static sector_t linear_usable(struct mddev *mddev, struct md_rdev *rdev)
 {
-	sector_t s = rdev->sectors;
+	sector_t s = rdev->sectors, q = rdev->sectors;
 
+	/* sector_div() leaves the quotient in q: only its remainder is used */
 	if (mddev->chunk_sectors > 0)
-		s -= sector_div(s, mddev->chunk_sectors);
+		s -= sector_div(q, mddev->chunk_sectors);
 	return s;
 }
 

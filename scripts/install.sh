@@ -42,7 +42,7 @@ MODULES=(md-mod linear raid0 raid1 raid10 raid456)
 DKMS_FILES=(Kbuild dkms.conf md_compat_probe.sh ./*.c ./*.h)
 DKMS_GENERATED=(md_compat_gen.h)
 # Levels this stack serves today.
-SERVED_LEVELS="linear raid0 raid1 raid4 raid5 raid6"
+SERVED_LEVELS="linear raid0 raid1 raid4 raid5 raid6 raid10"
 
 die() { echo "install: $*" >&2; exit 1; }
 

@@ -26,7 +26,7 @@ case_() {
 }
 
 echo "KTAP version 1"
-echo "1..12"
+echo "1..14"
 case_ "no arrays pass" 0 'preflight: no array' <<'M'
 Personalities :
 unused devices: <none>
@@ -38,7 +38,7 @@ md0 : active raid1 sdb1[1] sda1[0]
 
 unused devices: <none>
 M
-case_ "raid10 is refused and named; raid0, linear and raid5 pass" 1 'md1: level raid10 is not served' <<'M'
+case_ "raid10, raid5, raid0 and linear pass" 0 'preflight: no array' <<'M'
 Personalities : [raid1] [raid6] [raid5] [raid4] [raid0] [raid10] [linear]
 md0 : active (auto-read-only) raid5 sde[3] sdd[1] sdc[0]
       2093056 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/3] [UUU]
@@ -51,6 +51,30 @@ md2 : active raid0 sdf1[1] sdg1[0]
 
 md3 : active linear sdh1[1] sdi1[0]
       2093056 blocks super 1.2 0k rounding
+
+unused devices: <none>
+M
+# md127: this stack's own line (tests/vm/run-install, boot 2)
+case_ "raid10 in near, far and offset layouts passes" 0 'preflight: no array' <<'M'
+Personalities : [raid10]
+md127 : active raid10 vde1[0] vde4[3] vde3[2] vde2[1]
+      45056 blocks super 1.2 512K chunks 2 near-copies [4/4] [UUUU]
+
+md2 : active raid10 sdd[3] sdc[2] sdb[1] sda[0]
+      2093056 blocks super 1.2 512K chunks 2 far-copies [4/4] [UUUU]
+
+md3 : active (auto-read-only) raid10 sdg[2] sdf[1] sde[0]
+      1569792 blocks super 1.2 64K chunks 2 offset-copies [3/3] [UUU]
+
+unused devices: <none>
+M
+case_ "multipath is refused and named beside a raid10 that passes" 1 'md4: level multipath is not served' <<'M'
+Personalities : [raid10] [multipath]
+md1 : active raid10 sdb1[1] sda1[0]
+      2093056 blocks super 1.2 512K chunks 2 near-copies [2/2] [UU]
+
+md4 : active multipath sdd[1] sdc[0]
+      2093056 blocks [2/2] [UU]
 
 unused devices: <none>
 M
@@ -125,9 +149,9 @@ md0 : active raid5 sdd[3] sdc[2] sdb[1] sda[0]
 unused devices: <none>
 M
 case_ "FORCE=1 installs over a refusal" 0 'FORCE=1: installing anyway' 1 <<'M'
-Personalities : [raid10]
-md2 : active raid10 sdd[3] sdc[2] sdb[1] sda[0]
-      2093056 blocks super 1.2 512K chunks 2 near-copies [4/4] [UUUU]
+Personalities : [multipath]
+md2 : active multipath sdd[1] sdc[0]
+      2093056 blocks [2/2] [UU]
 
 unused devices: <none>
 M
