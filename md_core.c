@@ -2142,8 +2142,11 @@ static void md_init_mddev(struct md_core *core, int unit)
 	atomic_set(&core->sync_seq, 0);
 }
 
-/* Create /dev/mdN with its md/ directory; all_mddevs_mutex held. */
-static int md_alloc(int unit)
+/*
+ * Create /dev/mdN, or /dev/@name (md_NAME) on minor @unit, with its md/
+ * directory; all_mddevs_mutex held.
+ */
+static int md_alloc(int unit, const char *name)
 {
 	struct md_core *core;
 	struct mddev *mddev;
@@ -2176,7 +2179,11 @@ static int md_alloc(int unit)
 	disk->minors = 1;
 	disk->fops = &md_fops;
 	disk->private_data = mddev;
-	snprintf(disk->disk_name, sizeof(disk->disk_name), "md%d", unit);
+	if (name)
+		strscpy(disk->disk_name, name, sizeof(disk->disk_name));
+	else
+		snprintf(disk->disk_name, sizeof(disk->disk_name), "md%d",
+			 unit);
 	mddev->gendisk = disk;
 
 	err = add_disk(disk);
@@ -2317,26 +2324,82 @@ static void md_probe(dev_t dev)
 	if (MINOR(dev) >= MD_PROBE_MAX_MINOR)
 		return;
 	md_lock_unit(MINOR(dev));
-	md_alloc(MINOR(dev));
+	md_alloc(MINOR(dev), NULL);
 	mutex_unlock(&all_mddevs_mutex);
 }
 
-/* new_array=mdN: create the array device; -EEXIST if it exists. */
+/* The array whose device is called @name, if any; all_mddevs_mutex held. */
+static struct mddev *md_lookup_name(const char *name)
+{
+	struct mddev *mddev;
+
+	lockdep_assert_held(&all_mddevs_mutex);
+	list_for_each_entry(mddev, &all_mddevs, all_mddevs)
+		if (!strcmp(mddev->gendisk->disk_name, name))
+			return mddev;
+	return NULL;
+}
+
+/*
+ * new_array=md_NAME: a named array (mdadm's CREATE names=yes), on the
+ * first free minor from MD_PROBE_MAX_MINOR up, as in-tree; the block
+ * probe never creates minors there.  -EEXIST if the name is taken.
+ */
+static int md_new_named_array(const char *name)
+{
+	struct mddev *mddev;
+	int unit, seen;
+
+	for (;;) {
+		mutex_lock(&all_mddevs_mutex);
+		mddev = md_lookup_name(name);
+		if (!mddev)
+			break;
+		if (!test_bit(MDC_DELETED, &to_core(mddev)->core_flags)) {
+			mutex_unlock(&all_mddevs_mutex);
+			return -EEXIST;
+		}
+		/* the old one of that name is going: its name is free after */
+		seen = atomic_read(&md_deletions);
+		mutex_unlock(&all_mddevs_mutex);
+		wait_event(md_deletions_wq,
+			   atomic_read(&md_deletions) != seen);
+	}
+	for (unit = MD_PROBE_MAX_MINOR; unit < MD_MAX_UNIT; unit++)
+		if (!md_lookup(unit))
+			break;
+	unit = unit < MD_MAX_UNIT ? md_alloc(unit, name) : -ENOSPC;
+	mutex_unlock(&all_mddevs_mutex);
+	return unit;
+}
+
+/*
+ * new_array=mdN: create the array device; -EEXIST if it exists.
+ * new_array=md_NAME: a named one (md_new_named_array()).
+ */
 static int md_new_array_set(const char *val, const struct kernel_param *kp)
 {
-	char buf[16];
+	char buf[DISK_NAME_LEN];
 	size_t len = strcspn(val, "\n");
 	int unit, err;
 
 	if (len < 3 || len >= sizeof(buf) || strncmp(val, "md", 2))
 		return -EINVAL;
+	if (val[2] == '_') {
+		/* a device name: no slash, nothing blank */
+		if (len == 3 || strpbrk(val, "/ \t"))
+			return -EINVAL;
+		memcpy(buf, val, len);
+		buf[len] = '\0';
+		return md_new_named_array(buf);
+	}
 	memcpy(buf, val + 2, len - 2);
 	buf[len - 2] = '\0';
 	if (!isdigit(buf[0]) || kstrtoint(buf, 10, &unit) ||
 	    unit < 0 || unit >= MD_MAX_UNIT)
 		return -EINVAL;
 	md_lock_unit(unit);
-	err = md_alloc(unit);
+	err = md_alloc(unit, NULL);
 	mutex_unlock(&all_mddevs_mutex);
 	return err;
 }
@@ -2345,7 +2408,7 @@ static const struct kernel_param_ops md_new_array_ops = {
 	.set = md_new_array_set,
 };
 module_param_cb(new_array, &md_new_array_ops, NULL, 0200);
-MODULE_PARM_DESC(new_array, "write mdN to create /dev/mdN");
+MODULE_PARM_DESC(new_array, "write mdN to create /dev/mdN, md_NAME for /dev/md_NAME");
 
 /* ---------------------------------------------------------------- */
 /* /proc/mdstat */
