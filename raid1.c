@@ -1336,6 +1336,8 @@ static void fix_read_error(struct r1conf *conf, struct r1bio *r1, int bad)
 	}
 	thaw_bucket(conf, r1->bucket);
 	if (fixed) {
+		/* sysfs md/dev-XXX/errors counts corrected sectors, as in-tree */
+		atomic_add(fixed, &rdev->errors);
 		atomic_add(fixed, &rdev->read_errors);
 		set_bit(RD_READ_ERRORS_SEEN, &rdev->flags);
 		pr_info_ratelimited("md/%s:%s: read error corrected (%u sectors at %llu on %pg)\n",

@@ -3,8 +3,8 @@
 # TIMEOUT: 120
 #
 # Unclean shutdown, boot 1 of 3 (run by tests/vm/run-crash): create the
-# variant's arrays on the virtio disks (raid1: md0; raid5/raid6: md0 and
-# md1, see common.sh), write and verify region A on each, print the
+# variant's arrays on the virtio disks (raid1, raid10: md0; raid5/raid6:
+# md0 and md1, see common.sh), write and verify region A on each, print the
 # checkpoint, then crash (sysrq b) while fio writes region B on each and
 # every array is marked active (dirty).  Never reports a result of its
 # own when it works (the host checks the checkpoint and crash markers);

@@ -11,6 +11,7 @@
 #   raid1  md0 = vda vdb
 #   raid5  md0 = vda..vdd (4 members); md1 = vde vdf vdg (3 members)
 #   raid6  md0 = vda..vde (5 members); md1 = vdf..vdi (4 members)
+#   raid10 md0 = vda..vdd (near-2 on 4 members, 64K chunks)
 # md0 is the plain crash case.  md1 (parity levels only) is the dirty
 # degraded case: after the crash it is assembled without its last member.
 . /harness/lib.sh
@@ -34,6 +35,10 @@ case "$LEVEL" in
 	MEMBERS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde"
 	DD_MEMBERS="/dev/vdf /dev/vdg /dev/vdh /dev/vdi"
 	DD_LEFT_OUT=/dev/vdi ;;
+10)
+	MEMBERS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
+	DD_MEMBERS=
+	DD_LEFT_OUT= ;;
 *)
 	LEVEL=1
 	MEMBERS="/dev/vda /dev/vdb"
@@ -59,7 +64,7 @@ LAST_DISK=$(echo "$MEMBERS $DD_MEMBERS" | awk '{ print $NF }')
 # from parity is still right.  Parity arrays get 8 MiB of A: 4 KiB random
 # writes are slow on them under TCG (read-modify-write).
 A_SIZE=16M
-[ "$LEVEL" = 1 ] || A_SIZE=8M
+case "$LEVEL" in 1|10) ;; *) A_SIZE=8M ;; esac
 A_ARGS="--offset=0 --size=$A_SIZE --randseed=4242"
 B_ARGS="--offset=20M --size=32M --randseed=777"
 
@@ -80,10 +85,12 @@ members_of() {
 }
 
 # md_create MD: a fresh array of LEVEL over its members; no initial sync
-# (the disks are zeroed image files: every parity already matches)
+# (the disks are zeroed image files: every parity and copy already
+# matches); RAID10 is near-2
 md_create() {
 	_chunk=
 	[ "$LEVEL" = 1 ] || _chunk=--chunk=64
+	[ "$LEVEL" = 10 ] && _chunk="$_chunk --layout=n2"
 	_bm=--bitmap=none
 	[ "$BITMAP" = 1 ] && _bm="--bitmap=internal --bitmap-chunk=$BM_CHUNK"
 	# shellcheck disable=SC2046,SC2086
