@@ -432,6 +432,8 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	clear_bit(RD_BITMAP_READD, &rdev->flags);
 	assign_bit(RD_WRITE_MOSTLY, &rdev->flags, sb->devflags & WriteMostly1);
 	assign_bit(RD_FAILFAST, &rdev->flags, sb->devflags & FailFast1);
+	/* corrected read errors: what dev-XXX/errors shows, as in-tree */
+	atomic_set(&rdev->errors, le32_to_cpu(sb->cnt_corrected_read));
 	atomic_set(&rdev->read_errors, le32_to_cpu(sb->cnt_corrected_read));
 
 	if (rdev->sectors < mddev->dev_sectors) {
@@ -605,7 +607,7 @@ static void sb1_fill(struct mddev *mddev, struct md_rdev *rdev,
 	sb->data_size = cpu_to_le64(rdev->sectors);
 	sb->super_offset = cpu_to_le64(rdev->sb_start);
 	sb->dev_number = cpu_to_le32(rdev->desc_nr);
-	sb->cnt_corrected_read = cpu_to_le32(atomic_read(&rdev->read_errors));
+	sb->cnt_corrected_read = cpu_to_le32(atomic_read(&rdev->errors));
 	if (test_bit(RD_WRITE_MOSTLY, &rdev->flags))
 		sb->devflags |= WriteMostly1;
 	else
