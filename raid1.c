@@ -760,9 +760,11 @@ static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 	r1->bucket = r1_bucket(r1->sector);
 	r1->read_disk = -1;
 	/* an empty flush goes to every mirror */
-	for (i = 0; i < conf->raid_disks; i++)
-		r1->slots[i].dev = r1->sectors ?
-				   r1_dev(conf, r1->sector, i) : r1->sector;
+	if (conf->layout && r1->sectors)
+		conf->layout->map(conf, r1->sector, r1->slots);
+	else
+		for (i = 0; i < conf->raid_disks; i++)
+			r1->slots[i].dev = r1->sector;
 	INIT_LIST_HEAD(&r1->retry);
 	if (!nowait)
 		r1->start = md_io_start(conf->mddev, bio);

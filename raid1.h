@@ -73,6 +73,7 @@ struct r1mirror {
 #define R1_NO_COPY		MD_MAX_SECTOR
 
 struct r1conf;
+struct r1slot;
 
 /*
  * Where the copies live (RAID10's layouts).  Pure functions of the
@@ -81,6 +82,9 @@ struct r1conf;
 struct r1_layout {
 	/* member sector of array @sector on mirror @disk, or R1_NO_COPY */
 	sector_t (*dev)(const struct r1conf *conf, sector_t sector, int disk);
+	/* the same for every mirror at once, into @slots[i].dev */
+	void (*map)(const struct r1conf *conf, sector_t sector,
+		    struct r1slot *slots);
 	/* sectors from @sector that stay contiguous on every copy */
 	sector_t (*room)(const struct r1conf *conf, sector_t sector);
 	/* array sector that mirror @disk holds at member @dev, or R1_NO_COPY */

@@ -63,6 +63,20 @@ static sector_t r10_dev(const struct r1conf *conf, sector_t sector, int disk)
 	return R1_NO_COPY;
 }
 
+static void r10_map(const struct r1conf *conf, sector_t sector,
+		    struct r1slot *slots)
+{
+	const struct r10g *g = r10_geo(conf);
+	struct r10g_copy c[R10_MAX_COPIES];
+	u32 i;
+
+	for (i = 0; i < g->raid_disks; i++)
+		slots[i].dev = R1_NO_COPY;
+	r10g_map(g, sector, c);
+	for (i = 0; i < r10g_copies(g); i++)
+		slots[c[i].disk].dev = c[i].sector;
+}
+
 static sector_t r10_room(const struct r1conf *conf, sector_t sector)
 {
 	return r10g_room(r10_geo(conf), sector);
@@ -95,6 +109,7 @@ static bool r10_enough(struct r1conf *conf, int without)
 
 static const struct r1_layout r10_layout = {
 	.dev	= r10_dev,
+	.map	= r10_map,
 	.room	= r10_room,
 	.virt	= r10_virt,
 	.enough	= r10_enough,

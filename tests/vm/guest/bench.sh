@@ -300,7 +300,9 @@ make_array() {
 	_clean=
 	[ "$2" = 1 ] && _clean=--assume-clean
 	# mdadm adds no bitmap by itself below 100 GiB: say so either way
+	# (but it refuses any --bitmap, even none, for levels without one)
 	_bm=--bitmap=none
+	case $level in raid0|linear) _bm= ;; esac
 	if [ -n "$bitmap" ]; then
 		_bm="--bitmap=${bitmap%% *}"
 		case "$bitmap" in
