@@ -31,6 +31,7 @@ show the noise floor; the last line gives fork vs in-tree.
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -93,8 +94,9 @@ def fio_stats(path):
 
 
 def sectors(v):
-    """sync_completed "DONE / TOTAL" -> DONE; "none" -> None."""
-    return int(v.split("/")[0]) if v and v[0].isdigit() else None
+    """sync_completed "DONE / TOTAL" -> DONE; "none" (or anything else) -> None."""
+    m = re.match(r"^(\d+) / \d+$", v or "")
+    return int(m.group(1)) if m else None
 
 
 def md_record(path):

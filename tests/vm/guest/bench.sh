@@ -143,10 +143,12 @@ md_record() {
 		echo "$2 uptime $_up"
 		blockdev --flushbufs "$(member 0)"
 		echo "$2 sb_events $(mdadm --examine "$(member 0)" | md_field Events)"
-		read -r _v < /sys/block/md0/md/sync_action
-		echo "$2 sync_action $_v"
-		read -r _v < /sys/block/md0/md/sync_completed
-		echo "$2 sync_completed $_v"
+		# raid0 and linear have no sync files: "none"
+		for _f in sync_action sync_completed; do
+			_v=none
+			[ -r "/sys/block/md0/md/$_f" ] && read -r _v < "/sys/block/md0/md/$_f"
+			echo "$2 $_f $_v"
+		done
 		# raid456: the stripe cache as the run ends
 		for _f in stripe_cache_size stripe_cache_current stripe_cache_memory_kb; do
 			[ -r "/sys/block/md0/md/$_f" ] || continue
