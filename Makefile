@@ -131,11 +131,12 @@ check-slow: modules
 # and FUA features (t85, RAID4/5/6), the stripe cache shrinker (t88, on
 # null_blk), RAID4/5/6 discard limits (t67), and each personality's IO
 # path (t12 RAID1, t70 and t73 RAID5, t85 RAID4/5/6, t100 linear through
-# md_remap.c, which raid0 shares).  CI runs them on 6.12 (README, "Kernels").
+# md_remap.c, which raid0 shares, t103 RAID10 on RAID1's engine).  CI runs
+# them on 6.12 (README, "Kernels").
 COMPAT_TESTS := t10-raid1-basic t12-raid1-fio-verify t13-raid1-fail-add \
 	t20-core-lifecycle t60-raid1-write-zeroes t67-raid5-discard \
 	t70-raid5-basic t73-raid5-degraded t85-raid456-flush t88-raid5-stripe-cache \
-	t100-linear
+	t100-linear t103-raid10
 check-compat: modules
 	NO_BUILD=1 TESTS="$(COMPAT_TESTS)" $(SRC)/tests/vm/run-tests
 
