@@ -18,8 +18,8 @@
 #  - --stop / --assemble: the data verifies again;
 #  - a member failed under a fio load: fio sees no error and verifies,
 #    the array runs degraded ([N/N-1]) and every block still reads;
-#  - that member removed, wiped and added as a blank spare: recovery
-#    rebuilds it, the array is [N/N] again, the data verifies and a
+#  - that member removed, wiped and added as a blank spare while fio
+#    writes and verifies: recovery rebuilds it, the array is [N/N] again, the data verifies and a
 #    check finds mismatch_cnt 0, so the rebuilt copies equal the others;
 #  - n2 on 2 members: after that rebuild the other member is failed, so
 #    that the rebuilt member alone serves the data, which verifies.
@@ -32,7 +32,8 @@
 #    check finds 0 and the data verifies.
 #  - Re-add with a bitmap (n2 on 4, internal bitmap): a member failed and
 #    removed, 64 KiB written while it is out, the member re-added
-#    (mdadm --re-add, which needs the bitmap): the array is [4/4] again,
+#    (mdadm --re-add, which needs the bitmap) while fio writes and
+#    verifies elsewhere, without error: the array is [4/4] again,
 #    the block reads back and check finds every copy equal.
 . /harness/lib.sh
 . /harness/tests/raid10/common.sh
@@ -89,13 +90,16 @@ readd_case() {
 	write_all > /dev/null || return 1
 	mdadm --fail $MD /dev/ram2 && mdadm --remove $MD /dev/ram2 || return 1
 	dd if=/dev/urandom of=/tmp/blk bs=64k count=1 2>/dev/null &&
-	dd if=/tmp/blk of=$MD bs=64k seek=3 oflag=direct 2>/dev/null || return 1
-	mdadm --re-add $MD /dev/ram2 || return 1
+	# the last 64 KiB, which fio never writes (write_all)
+	dd if=/tmp/blk of=$MD bs=64k seek=$((ARRAY_BYTES / 65536 - 1)) oflag=direct 2>/dev/null || return 1
+	load_start
+	mdadm --re-add $MD /dev/ram2 || { wait; return 1; }
+	load_end || return 1
 	sleep 1
 	wait_resync md0 120 || return 1
 	mdstat_array md0
 	mdstat_array md0 | grep -q "\[4/4\]" || return 1
-	dd if=$MD bs=64k skip=3 count=1 iflag=direct 2>/dev/null | cmp - /tmp/blk &&
+	dd if=$MD bs=64k skip=$((ARRAY_BYTES / 65536 - 1)) count=1 iflag=direct 2>/dev/null | cmp - /tmp/blk &&
 	md_check_clean md0 120
 }
 ktap_check "n2 x4 bitmap: a re-added member catches up, data and copies agree" readd_case

@@ -97,24 +97,39 @@ reassemble_verify() {
 }
 
 # fail_under_load DEV: fail DEV while fio writes (and verifies)
-fail_under_load() {
-	# the first 1024 blocks of write_all's set again: the same data
+# load_start / load_end: the first 1024 blocks of write_all's set written
+# again (the same data) and verified, at 1 MiB/s (about 4 s), in the
+# background; load_end waits for it and fails on any fio error
+load_start() {
 	(fio_write_verify $MD "$FIO_BYTES" --number_ios=1024 --rate=1m \
 		> /tmp/fio.out 2>&1; echo $? > /tmp/fio.rc) &
-	sleep 2
-	mdadm --fail $MD "$1" || return 1
+	sleep 1
+}
+load_end() {
 	wait
-	fio_log_ok "$(cat /tmp/fio.rc)" || return 1
+	fio_log_ok "$(cat /tmp/fio.rc)"
+}
+
+# fail_under_load DEV: fail DEV while fio writes (and verifies)
+fail_under_load() {
+	load_start
+	sleep 1
+	mdadm --fail $MD "$1" || { wait; return 1; }
+	load_end || return 1
 	mdstat_array md0
 	mdstat_array md0 | grep -q "\[$N/$((N - 1))\]"
 }
 
 degraded_verify() { verify_all; }
 
+# readd_blank DEV: DEV removed, wiped and added back blank while fio
+# writes; the recovery completes under that load
 readd_blank() {
 	mdadm --remove $MD "$1" || return 1
 	mdadm --zero-superblock "$1" || return 1
-	mdadm --add $MD "$1" || return 1
+	load_start
+	mdadm --add $MD "$1" || { wait; return 1; }
+	load_end || return 1
 	sleep 1
 	wait_resync md0 300 || return 1
 	mdstat_array md0
