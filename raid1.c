@@ -2148,7 +2148,7 @@ static sector_t r1_recover_layout(struct r1conf *conf, sector_t d,
 	sector_t n = min_t(sector_t, R1_SYNC_SECTORS, max_sector - d);
 	sector_t next = max_sector, clean = MD_MAX_SECTOR, v, unused;
 	int i, j, nr = 0, dirty = 0;
-	bool beyond = false, failed;
+	bool beyond = false, failed, roles;
 	struct r1sync *rs;
 
 	for (i = 0; i < conf->raid_disks; i++) {
@@ -2203,12 +2203,12 @@ static sector_t r1_recover_layout(struct r1conf *conf, sector_t d,
 	spin_unlock_irq(&conf->lock);
 	for (j = 0; j < nr - 1; j++) {
 		rs = r1_sync_begin(conf, R1M_RECOVER, t[j].sector, n);
-		if (!r1_sync_roles(rs, &unused)) {
-			n = min_t(sector_t, n, rs->sectors);
+		roles = r1_sync_roles(rs, &unused);
+		n = rs->sectors;	/* roles only ever cut it */
+		if (!roles) {
 			r1_sync_cancel(rs);
 			continue;
 		}
-		n = min_t(sector_t, n, rs->sectors);
 		rs->silent = true;
 		spin_lock_irq(&conf->lock);
 		conf->sync_silent++;
@@ -2223,14 +2223,13 @@ static sector_t r1_recover_layout(struct r1conf *conf, sector_t d,
 		return 0;
 
 	rs = r1_sync_begin(conf, R1M_RECOVER, t[nr - 1].sector, n);
-	if (!r1_sync_roles(rs, &unused)) {
-		n = min_t(sector_t, n, rs->sectors);
+	roles = r1_sync_roles(rs, &unused);
+	n = rs->sectors;
+	if (!roles) {
 		r1_sync_cancel(rs);
 		*skipped = true;
 		return n;
 	}
-	rs->sectors = min_t(sector_t, n, rs->sectors);
-	n = rs->sectors;
 	r1_sync_read(rs);
 	return n;
 }
