@@ -35,6 +35,13 @@
 #    (mdadm --re-add, which needs the bitmap) while fio writes and
 #    verifies elsewhere, without error: the array is [4/4] again,
 #    the block reads back and check finds every copy equal.
+#  - Two blank members rebuilt in one recovery (n2 x4: members 0 and 2,
+#    one of each mirror pair, so at one member sector they hold different
+#    array chunks): both added while sync_action is frozen, then the
+#    recovery (slowed to 2 MB/s) runs with both members rebuilding at
+#    once (each has a slot and a recovery_start), under fio; afterwards
+#    [4/4], the data verifies, check is clean, and with their partners
+#    failed the two rebuilt members alone serve every block.
 . /harness/lib.sh
 . /harness/tests/raid10/common.sh
 
@@ -42,7 +49,7 @@
 CASES="n2:4:512 f2:3:512 o2:3:64"
 NCASES=$(echo $CASES | wc -w)
 
-ktap_plan $((NCASES * 9 + 4))
+ktap_plan $((NCASES * 9 + 5))
 brd_setup 5 $KIB || ktap_skip_all "no RAM disks"
 
 for c in $CASES; do
@@ -103,6 +110,40 @@ readd_case() {
 	md_check_clean md0 120
 }
 ktap_check "n2 x4 bitmap: a re-added member catches up, data and copies agree" readd_case
+
+# two_blank_case: n2 x4, ram0 and ram2 rebuilt by one recovery
+two_blank_case() {
+	N=4
+	mk n2 4 64 > /dev/null && write_all > /dev/null || return 1
+	for _d in ram0 ram2; do
+		mdadm --fail $MD /dev/$_d && mdadm --remove $MD /dev/$_d &&
+		mdadm --zero-superblock /dev/$_d || return 1
+	done
+	echo frozen > /sys/block/md0/md/sync_action || return 1
+	mdadm --add $MD /dev/ram0 /dev/ram2 || return 1
+	echo 2000 > /sys/block/md0/md/sync_speed_max
+	load_start
+	echo idle > /sys/block/md0/md/sync_action
+	sleep 2
+	_st=
+	for _d in ram0 ram2; do
+		_st="$_st $(cat /sys/block/md0/md/dev-$_d/slot)"
+		_st="$_st $(cat /sys/block/md0/md/dev-$_d/recovery_start)"
+	done
+	echo "slot, recovery_start: ram0, ram2:$_st"
+	load_end || return 1
+	# both in a slot, both rebuilding: one recovery for the two
+	case "$_st" in *none*) return 1 ;; esac
+	echo system > /sys/block/md0/md/sync_speed_max
+	wait_resync md0 300 || return 1
+	mdstat_array md0
+	mdstat_array md0 | grep -q "\[4/4\]" || return 1
+	verify_all && md_check_clean md0 120 || return 1
+	mdadm --fail $MD /dev/ram1 && mdadm --fail $MD /dev/ram3 || return 1
+	mdstat_array md0
+	mdstat_array md0 | grep -q "\[4/2\]" && verify_all
+}
+ktap_check "n2 x4: two blank members rebuilt together, each alone serves its half" two_blank_case
 
 md_stop_all
 brd_teardown
