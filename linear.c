@@ -288,6 +288,7 @@ static struct md_personality linear_personality = {
 	.size		= linear_size,
 	.quiesce	= linear_quiesce,
 	.append_disk	= linear_append_disk,
+	.members_split	= true,
 };
 
 static int __init linear_init(void)

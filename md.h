@@ -497,6 +497,23 @@ struct md_personality {
 	 * and resyncs what growing added.
 	 */
 	bool resize_in_place;
+	/*
+	 * Optional, with resize_in_place, for a level whose geometry
+	 * depends on dev_sectors (raid10): round_dev_sectors() says what
+	 * members of @sectors would use, 0 where the level cannot change it
+	 * in place (it logs why; nothing has changed); dev_sectors_changed()
+	 * re-places the geometry once the core has set dev_sectors, with the
+	 * array suspended and no sync thread.
+	 */
+	sector_t (*round_dev_sectors)(struct mddev *mddev, sector_t sectors);
+	void (*dev_sectors_changed)(struct mddev *mddev);
+	/*
+	 * Each piece of a request goes unchanged to one member (linear,
+	 * raid0: md_remap.c), so the core hands bios over without cutting
+	 * them to the array's limits: the member's own submission cuts a
+	 * piece to its limits (blk-mq and every bio-based driver do).
+	 */
+	bool members_split;
 };
 
 /*

@@ -373,9 +373,13 @@ static void md_enter_rw(struct mddev *mddev)
 }
 
 /*
- * The bio goes to the personality as it is: it does the accounting
- * (md_io_start/md_io_end) on the requests it serves, so the core needs
- * no clone of its own to see completions.
+ * The bio goes to the personality cut to the array's queue limits, or
+ * whole where each piece the personality makes goes unchanged to one
+ * member (members_split: linear, raid0), whose own submission cuts it
+ * to that member's limits; cutting here first would cost every piece a
+ * clone and an accounting for nothing.  The personality does the
+ * accounting (md_io_start/md_io_end) on the requests it serves, so the
+ * core needs no clone of its own to see completions.
  *
  * REQ_NOWAIT (the queue takes it when every member does: md_compat.h's
  * md_limits_*): wherever the submitter would sleep for the array (the
@@ -393,10 +397,6 @@ static void md_submit_bio(struct bio *bio)
 	struct md_core *core = to_core(mddev);
 	struct md_personality *pers;
 
-	bio = bio_split_to_limits(bio);
-	if (!bio)
-		return;
-
 	while (!percpu_ref_tryget_live(&core->active_io)) {
 		/* suspended: nothing taken yet, so nothing to give back */
 		if (bio->bi_opf & REQ_NOWAIT) {
@@ -410,6 +410,12 @@ static void md_submit_bio(struct bio *bio)
 	if (!pers) {
 		bio_io_error(bio);
 		goto put;
+	}
+	if (!pers->members_split) {
+		/* the rest is submitted again, after this returns */
+		bio = bio_split_to_limits(bio);
+		if (!bio)
+			goto put;
 	}
 	if (op_is_write(bio_op(bio))) {
 		if (READ_ONCE(mddev->ro) == 1) {
@@ -1924,6 +1930,13 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 			mdname(mddev), mddev->pers->name);
 		return -EINVAL;
 	}
+	if (mddev->pers->round_dev_sectors) {
+		sectors = mddev->pers->round_dev_sectors(mddev, sectors);
+		if (!sectors)
+			return -EINVAL;
+		if (sectors == old)
+			return 0;
+	}
 	if (mddev->ro)
 		return -EROFS;
 	if (test_bit(MDR_RUNNING, &mddev->recovery))
@@ -1956,6 +1969,8 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 	WRITE_ONCE(mddev->resync_max_sectors, rs);
 	if (!core->external_size)
 		WRITE_ONCE(mddev->array_sectors, size);
+	if (mddev->pers->dev_sectors_changed)
+		mddev->pers->dev_sectors_changed(mddev);
 	/* the resync space's new part was never synced */
 	spin_lock_irq(&mddev->lock);
 	if (rs > old_rs && mddev->resync_offset > old_rs)

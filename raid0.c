@@ -294,6 +294,7 @@ static struct md_personality raid0_personality = {
 	.error_handler	= md_remap_error,
 	.size		= raid0_size,
 	.quiesce	= raid0_quiesce,
+	.members_split	= true,
 };
 
 static int __init raid0_init(void)
