@@ -26,8 +26,10 @@
  * array size), recovery walks member sectors up to dev_sectors and syncs
  * the array range that each rebuilding member holds there.
  *
- * Not here (in-tree has them): reshape, size changes, takeover from
- * RAID0, replacement members and write-behind (in-tree RAID10 has none).
+ * Not here (in-tree has them): reshape, takeover from RAID0 and
+ * replacement members; nor write-behind (in-tree RAID10 has none).
+ * A size change (--grow --size) re-places the geometry with the array
+ * suspended; far layouts refuse it, as in-tree.
  */
 #include <linux/module.h>
 #include <linux/seq_file.h>
@@ -40,8 +42,9 @@
 #define R10_MAX_COPIES		16
 
 struct r10data {
-	struct r10g geo;	/* fixed while the array runs */
-	spinlock_t lock;	/* working[] */
+	/* sizes change with the array suspended, under lock (resize) */
+	struct r10g geo;
+	spinlock_t lock;	/* working[]; geo's sizes */
 	bool working[];		/* raid_disks: r10_enough()'s scratch */
 };
 
@@ -217,6 +220,41 @@ static sector_t raid10_sync_sectors(struct mddev *mddev, sector_t sectors)
 	return g.array_sectors;
 }
 
+/*
+ * mdadm --grow --size: near and offset copies sit at the same member
+ * sectors whatever the size, so the array grows or shrinks at its end.
+ * Far copies start at a stride that is a share of the size: changing it
+ * would move every far copy, so it is refused (as in-tree does).
+ */
+static sector_t raid10_round_dev_sectors(struct mddev *mddev,
+					 sector_t sectors)
+{
+	struct r1conf *conf = mddev->private;
+	struct r10g g = *r10_geo(conf);
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (g.far > 1 && !g.offset) {
+		pr_warn("md/raid10:%s: far copies are placed by the member size: it cannot change without moving them\n",
+			mdname(mddev));
+		return 0;
+	}
+	r10g_set_size(&g, sectors);
+	return g.dev_sectors;
+}
+
+/* The array is suspended: no request or sync maps through the geometry. */
+static void raid10_dev_sectors_changed(struct mddev *mddev)
+{
+	struct r1conf *conf = mddev->private;
+	struct r10data *d = conf->layout_data;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	/* r10_enough() may read the geometry from an error handler */
+	spin_lock_irq(&d->lock);
+	r10g_set_size(&d->geo, mddev->dev_sectors);
+	spin_unlock_irq(&d->lock);
+}
+
 /* /proc/mdstat's geometry words, in in-tree md's format. */
 static void raid10_status(struct seq_file *seq, struct mddev *mddev)
 {
@@ -248,6 +286,9 @@ static int __init raid10_init(void)
 	raid10_personality.status = raid10_status;
 	raid10_personality.size = raid10_size;
 	raid10_personality.sync_sectors = raid10_sync_sectors;
+	raid10_personality.resize_in_place = true;
+	raid10_personality.round_dev_sectors = raid10_round_dev_sectors;
+	raid10_personality.dev_sectors_changed = raid10_dev_sectors_changed;
 	return md_register_personality(&raid10_personality);
 }
 
