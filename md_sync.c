@@ -68,10 +68,13 @@
  * CPU cannot give (5000 KiB/s there is nearly all of it) still leaves
  * the readers some.
  *
- * A lower weight while the floor is met (nice 19) was tried: beside a
- * QD1 reader on 2 vCPUs it bought less than the bench resolves, and
- * beside 64 readers it cost the floor, which a starved sync then kept
- * only in catch-up bursts (743-1065 KiB/s of 1000).
+ * A lower weight while the floor is met (nice 19) beside any
+ * foreground was tried: beside 64 readers it cost the floor, which a
+ * starved sync then kept only in catch-up bursts (743-1065 KiB/s of
+ * 1000).  So the sync yields (MD_SYNC_PRIO_YIELD, MD_SYNC_YIELD_NICE)
+ * only beside a light foreground (the decision's light: a QD1 reader,
+ * whose every completion that waits behind parity work is lost IOPS)
+ * and never beside one that keeps the CPU busy.
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -90,6 +93,8 @@ void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice)
 {
 	if (prio == MD_SYNC_PRIO_FLOOR)
 		nice = MD_SYNC_FLOOR_NICE;
+	else if (prio == MD_SYNC_PRIO_YIELD)
+		nice = MD_SYNC_YIELD_NICE;
 	if (task_nice(p) != nice)
 		set_user_nice(p, nice);
 }
@@ -455,7 +460,7 @@ static void md_sync_decide(struct mddev *mddev, struct rt_sample *s,
 	if (READ_ONCE(mddev->fg_slow_ns) != d->slow_ns)
 		WRITE_ONCE(mddev->fg_slow_ns, d->slow_ns);
 	md_sync_prio(mddev, d->floor_late ? MD_SYNC_PRIO_FLOOR :
-		     MD_SYNC_PRIO_OWN);
+		     d->light ? MD_SYNC_PRIO_YIELD : MD_SYNC_PRIO_OWN);
 }
 
 static void md_sync_wait_idle(struct mddev *mddev)

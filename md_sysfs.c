@@ -1360,6 +1360,7 @@ RT_STAT(throttle_share_pm, rt->stats.share_pm);
 RT_STAT(throttle_lat_ratio_pm, rt->stats.lat_ratio_pm);
 RT_STAT(throttle_probes, rt->stats.probes);
 RT_STAT(throttle_share_cuts, rt->stats.share_cuts);
+RT_STAT(throttle_light_ns, rt->stats.light_ns);
 
 static const char * const md_rt_mode_names[RT_MODE_NR] = {
 	[RT_MODE_IDLE]		= "idle",
@@ -1410,6 +1411,7 @@ static struct attribute *md_stats_attrs[] = {
 	&md_stat_throttle_lat_ratio_pm.attr,
 	&md_stat_throttle_probes.attr,
 	&md_stat_throttle_share_cuts.attr,
+	&md_stat_throttle_light_ns.attr,
 	&md_stat_throttle_mode.attr,
 	NULL,
 };

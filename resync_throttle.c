@@ -63,6 +63,16 @@
  *  PROBE   - foreground busy, and the window (below) measures it with
  *            the floor's sync IO only: nothing else is issued.
  *
+ * Who gets the CPU.  Beside a light foreground (a window's mean
+ * foreground IOs in flight, by Little's law its latency sum over its
+ * length, at most RT_LIGHT_QD_PM / 1000) whose floor is not late, the
+ * decision says light: the core lets the sync's work yield the CPU
+ * (md_sync.c), since a QD1 reader's completion that waits behind parity
+ * work is IOPS lost that no device share shows.  Beside a heavy one it
+ * never does: 64 readers keep the CPU busy, and a yielding sync there
+ * is starved below the floor.  Until a busy period's first window has
+ * closed the foreground is not light.
+ *
  * The share: the promise measured.  What a sync request costs the
  * foreground is not only the device time it holds: the CPU it takes to
  * issue, complete and (RAID5/6) compute can cost a QD1 reader more than
@@ -202,6 +212,12 @@
  * than a metronome's jitter, what a starved CPU leaves.
  */
 #define RT_FLOOR_LATE_NS	(100ULL * RT_NSEC_PER_MSEC)
+/*
+ * A foreground of at most this many IOs in flight on average (per
+ * mille, over the last window) is light: the sync's work may yield it
+ * the CPU (decision light).
+ */
+#define RT_LIGHT_QD_PM		2000
 /* A mean latency above this (ns) is taken as this: keeps products in u64. */
 #define RT_LAT_MAX_NS		(1000ULL * RT_NSEC_PER_SEC)
 
@@ -382,6 +398,10 @@ static void rt_window(struct resync_throttle *rt, const struct rt_eff *e,
 	}
 	if (len < RT_WIN_NS || (n < RT_WIN_IOS && len < RT_WIN_MAX_NS))
 		return;
+	/* Little's law: latency summed over the window is depth x time */
+	rt->fg_qd_pm = n ? (u32)rt_min_u64(div64_u64((s->fg_lat_ns -
+						      rt->win_lat) * 1000, len),
+					   U32_MAX) : 0;
 	if (n) {
 		mean = rt_min_u64(div64_u64(s->fg_lat_ns - rt->win_lat, n),
 				  RT_LAT_MAX_NS);
@@ -454,6 +474,8 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 		real_dt;
 	if (rt->last.wait_ns)
 		rt->stats.throttled_ns += rt_min_u64(real_dt, rt->last.wait_ns);
+	if (rt->last.light)
+		rt->stats.light_ns += real_dt;
 	if (rt->busy)
 		rt->stats.fg_busy_ns += real_dt;
 
@@ -470,6 +492,7 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 		rt->pace_ns = 0;
 		rt->burst = false;
 		rt->win_idx = 0;
+		rt->fg_qd_pm = 0;
 		rt_window_open(rt, s, true);
 	} else if (busy) {
 		rt_window(rt, e, s);
@@ -551,6 +574,8 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	d->floor_late = d->fg_busy && e.min_rate &&
 			(rt->floor_nsec > (s64)(e.min_rate * RT_FLOOR_LATE_NS) ||
 			 (rt->last.floor_late && rt->floor_nsec > 0));
+	d->light = d->fg_busy && !d->floor_late && rt->fg_qd_pm &&
+		   rt->fg_qd_pm <= RT_LIGHT_QD_PM;
 
 	if (e.min_rate && rt_floor_owed(rt, s) > 0) {
 		/* one more request each time, as long as the floor is owed */

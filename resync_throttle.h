@@ -130,6 +130,11 @@ struct rt_decision {
 				 * speed_min asks, from 100 ms of it behind
 				 * until caught up (in flight not counted)
 				 */
+	bool light;		/* fg_busy, not floor_late, and the last
+				 * window's foreground kept at most
+				 * RT_LIGHT_QD_PM / 1000 IOs in flight on
+				 * average: the sync's work may yield the CPU
+				 */
 	u32 mode;		/* enum rt_mode */
 };
 
@@ -151,6 +156,7 @@ struct rt_stats {
 				 */
 	u64 probes;		/* windows measured without sync */
 	u64 share_cuts;		/* windows after which the share was halved */
+	u64 light_ns;		/* ns spent under decisions with light set */
 };
 
 struct resync_throttle {
@@ -188,6 +194,9 @@ struct resync_throttle {
 	u32 win_idx;		/* windows since the busy period began */
 	u32 share_pm;		/* paced share of wall time, per mille */
 	u32 hold;		/* windows the share may not grow (cut) */
+	u32 fg_qd_pm;		/* the last window's mean foreground IOs in
+				 * flight, per mille; 0: none this busy period
+				 */
 	bool probe;		/* the current window is a probe */
 	bool drain;		/* probe: sync IO issued before it in flight */
 	bool win_limited;	/* the share held sync back in this window */

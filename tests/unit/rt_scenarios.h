@@ -611,6 +611,9 @@ static void t_qd1(void)
 	EXPECT(res_b.stats.busy_periods == 1, "");
 	EXPECT(res_b.stats.speed_kbs >= 1000 && res_b.stats.speed_kbs < 10000,
 	       "speed_kbs %u", res_b.stats.speed_kbs);
+	/* one IO in flight at most: the sync's work yields the CPU */
+	EXPECT(res_b.stats.light_ns > 3 * NS_PER_S, "light for %llu ms",
+	       (unsigned long long)(res_b.stats.light_ns / NS_PER_MS));
 }
 
 /*
@@ -729,6 +732,9 @@ static void t_qd64(void)
 		EXPECT(k >= 5000, "second %llu: sync %llu KiB/s < floor",
 		       (unsigned long long)s, (unsigned long long)k);
 	}
+	/* 64 in flight: the sync never yields the CPU beside them */
+	EXPECT(!res_b.stats.light_ns, "light for %llu ms",
+	       (unsigned long long)(res_b.stats.light_ns / NS_PER_MS));
 }
 
 static void t_floor_heavy(void)
@@ -939,7 +945,8 @@ static void t_fuzz(void)
 		    d.mode >= RT_MODE_NR ||
 		    (!d.wait_ns && !s.sync_inflight &&
 		     d.max_inflight <= s.sync_inflight) ||
-		    (d.floor_late && !d.fg_busy))
+		    (d.floor_late && !d.fg_busy) ||
+		    (d.light && (!d.fg_busy || d.floor_late)))
 			bad++;
 	}
 	EXPECT(bad == 0, "%d invariant violations", bad);
