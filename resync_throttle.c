@@ -70,8 +70,13 @@
  * (md_sync.c), since a QD1 reader's completion that waits behind parity
  * work is IOPS lost that no device share shows.  Beside a heavy one it
  * never does: 64 readers keep the CPU busy, and a yielding sync there
- * is starved below the floor.  Until a busy period's first window has
- * closed the foreground is not light.
+ * is starved below the floor.  Few IOs in flight do not prove the CPU
+ * free, though: 64 readers on one CPU-bound vCPU keep few in flight on
+ * fast members, and a yielding sync fell to a fifth of the floor there.
+ * So once the floor falls late in a busy period the foreground is not
+ * light again until the array has been idle (the sync thread itself
+ * never yields, so that it sees the floor fall late), and until a busy
+ * period's first window has closed it is not light either.
  *
  * The share: the promise measured.  What a sync request costs the
  * foreground is not only the device time it holds: the CPU it takes to
@@ -493,6 +498,7 @@ static void rt_account(struct resync_throttle *rt, const struct rt_eff *e,
 		rt->burst = false;
 		rt->win_idx = 0;
 		rt->fg_qd_pm = 0;
+		rt->unlight = false;
 		rt_window_open(rt, s, true);
 	} else if (busy) {
 		rt_window(rt, e, s);
@@ -574,7 +580,9 @@ void rt_decide(struct resync_throttle *rt, const struct rt_knobs *k,
 	d->floor_late = d->fg_busy && e.min_rate &&
 			(rt->floor_nsec > (s64)(e.min_rate * RT_FLOOR_LATE_NS) ||
 			 (rt->last.floor_late && rt->floor_nsec > 0));
-	d->light = d->fg_busy && !d->floor_late && rt->fg_qd_pm &&
+	if (d->floor_late)
+		rt->unlight = true;
+	d->light = d->fg_busy && !rt->unlight && rt->fg_qd_pm &&
 		   rt->fg_qd_pm <= RT_LIGHT_QD_PM;
 
 	if (e.min_rate && rt_floor_owed(rt, s) > 0) {

@@ -130,10 +130,11 @@ struct rt_decision {
 				 * speed_min asks, from 100 ms of it behind
 				 * until caught up (in flight not counted)
 				 */
-	bool light;		/* fg_busy, not floor_late, and the last
-				 * window's foreground kept at most
-				 * RT_LIGHT_QD_PM / 1000 IOs in flight on
-				 * average: the sync's work may yield the CPU
+	bool light;		/* fg_busy, the floor not late in this busy
+				 * period, and the last window's foreground
+				 * kept at most RT_LIGHT_QD_PM / 1000 IOs in
+				 * flight on average: the sync's work may
+				 * yield the CPU
 				 */
 	u32 mode;		/* enum rt_mode */
 };
@@ -201,6 +202,9 @@ struct resync_throttle {
 	bool drain;		/* probe: sync IO issued before it in flight */
 	bool win_limited;	/* the share held sync back in this window */
 	bool busy;		/* foreground busy at the previous sample */
+	bool unlight;		/* the floor fell late in this busy period:
+				 * the CPU is contended, no light until idle
+				 */
 	bool burst;		/* paced: a burst of up to io_depth is open */
 };
 

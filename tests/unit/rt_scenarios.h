@@ -967,7 +967,8 @@ static void t_floor_stall(void)
 	struct rt_sample s;
 	struct rt_knobs k;
 	u64 t, t_end, done_at_stall = 0, want, got, late_before = 0;
-	u64 late_after = 0;
+	u64 late_after = 0, light_before = 0, light_after_late = 0;
+	bool was_late = false;
 	u64 due[64];
 	u32 n = 0, i;
 
@@ -987,6 +988,8 @@ static void t_floor_stall(void)
 		}
 		s.now_ns = t;
 		s.fg_completed += 16;
+		/* 16 IOs of 100 us a ms: 1.6 in flight, a light foreground */
+		s.fg_lat_ns += 16 * 100 * NS_PER_US;
 		for (i = 0; i < n;) {
 			if (due[i] <= t) {
 				s.sync_done_sectors += SYNC_SECTORS;
@@ -1005,6 +1008,11 @@ static void t_floor_stall(void)
 			if (t > 2 * NS_PER_S && t < 2 * NS_PER_S + stall +
 			    step && d.floor_late)
 				late_after++;
+			if (t < 2 * NS_PER_S && d.light)
+				light_before++;
+			was_late |= d.floor_late;
+			if (was_late && d.light)
+				light_after_late++;
 			if (d.wait_ns || n >= d.max_inflight || n == 64)
 				break;
 			due[n++] = t + step;
@@ -1022,6 +1030,11 @@ static void t_floor_stall(void)
 	EXPECT(!late_before, "floor_late %llu times before the stall",
 	       (unsigned long long)late_before);
 	EXPECT(late_after, "floor_late not set after the stall");
+	/* light beside few IOs in flight, never again once the floor was late */
+	RT_NOTE("light before %llu after late %llu", (unsigned long long)light_before, (unsigned long long)light_after_late);
+	EXPECT(light_before, "never light before the stall");
+	EXPECT(!light_after_late, "light %llu times after the floor was late",
+	       (unsigned long long)light_after_late);
 }
 
 /* A pure function: the same inputs give the same decisions. */
