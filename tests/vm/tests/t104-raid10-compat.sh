@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 1800
-# SLOW: RAID10 handed over both ways with in-tree md, nine layouts, with resync, check and recovery on each side, about 6 min per implementation (TCG)
+# SLOW: RAID10 handed over both ways with in-tree md, eleven layouts (two with 0.90 superblocks), with resync, check and recovery on each side, about 6 min per implementation (TCG)
 #
 # On-disk compatibility of RAID10 arrays between the implementation
 # under test and in-tree md (for IMPL=intree: in-tree again, unloaded
@@ -16,7 +16,7 @@
 # difference in where either side puts a copy, in the array or member
 # size it derives, or in what recovery writes where fails a verify or a
 # check.  Some cases carry an internal bitmap, whose size the two sides
-# must agree on too.
+# must agree on too; two have 0.90 superblocks (at the members' end).
 . /harness/lib.sh
 . /harness/tests/raid10/common.sh
 
@@ -82,18 +82,20 @@ back_side() {
 
 handover() { make_side "$1" && take_side "$2" && back_side "$1"; }
 
-# one_case LAYOUT N CHUNK_KIB BITMAP: both directions, two results
+# one_case LAYOUT N CHUNK_KIB BITMAP [META]: both directions, two
+# results; META the superblock version (1.2)
 one_case() {
-	LAY=$1 N=$2 CHUNK=$3 BITMAP=$4
+	LAY=$1 N=$2 CHUNK=$3 BITMAP=$4 R10_META=${5:-1.2}
 	_w="$LAY x$N ${CHUNK}K"
 	[ "$BITMAP" = 1 ] && _w="$_w bitmap"
+	[ "$R10_META" != 1.2 ] && _w="$_w $R10_META"
 	ktap_check "$_w: made by $impl, $partner takes it over and rebuilds a member, $impl verifies" \
 		handover "$impl" $partner
 	ktap_check "$_w: made by $partner, $impl takes it over and rebuilds a member, $partner verifies" \
 		handover $partner "$impl"
 }
 
-ktap_plan 19
+ktap_plan 23
 ktap_diag "implementation under test: $impl, partner: $partner"
 brd_setup 5 $R10_KIB || ktap_skip_all "no RAM disks"
 one_case n2 2 64 0
@@ -105,6 +107,8 @@ one_case f2 3 64 0
 one_case o2 3 64 0
 one_case n3 4 64 1
 one_case f3 4 64 0
+one_case n2 4 64 0 0.90
+one_case f2 3 64 1 0.90
 md_stop_all
 ktap_check "back to $impl" switch_impl "$impl"
 brd_teardown

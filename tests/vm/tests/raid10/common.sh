@@ -7,7 +7,8 @@ R10_KIB=16384
 
 # r10_create LAYOUT N CHUNK_KIB [mdadm args...]: the first N RAM disks
 # wiped (their first MiB, where a superblock may be) into a RAID10 with
-# 1.2 superblocks using 12 MiB of each; waits for the initial resync.
+# 1.2 superblocks (R10_META: another version) using 12 MiB of each;
+# waits for the initial resync.
 # Sets DEVS.
 r10_create() {
 	_lay=$1 _n=$2 _chunk=$3
@@ -23,7 +24,7 @@ r10_create() {
 	# shellcheck disable=SC2086 # DEVS: a word list
 	mdadm --create $R10_MD --run --level=10 --layout="$_lay" \
 		--raid-devices="$_n" --chunk="$_chunk" --size=$((R10_KIB - 4096)) \
-		--metadata=1.2 "$@" $DEVS < /dev/null || return 1
+		--metadata="${R10_META:-1.2}" "$@" $DEVS < /dev/null || return 1
 	wait_resync md0 300 || return 1
 	mdstat_array md0
 }
