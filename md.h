@@ -500,12 +500,13 @@ struct md_personality {
 	 */
 	bool resize_in_place;
 	/*
-	 * Optional, with resize_in_place, for a level whose geometry
-	 * depends on dev_sectors (raid10): round_dev_sectors() says what
-	 * members of @sectors would use, 0 where the level cannot change it
-	 * in place (it logs why; nothing has changed); dev_sectors_changed()
-	 * re-places the geometry once the core has set dev_sectors, with the
-	 * array suspended and no sync thread.
+	 * Optional, with resize_in_place: round_dev_sectors() says what
+	 * members of @sectors would use (raid4/5/6: whole chunks; raid10:
+	 * its geometry's size), 0 where the level cannot change it in place
+	 * (nothing has changed; raid10 logs why); dev_sectors_changed(), for
+	 * a level whose geometry depends on dev_sectors (raid10), re-places
+	 * it once the core has set dev_sectors, with the array suspended and
+	 * no sync thread.
 	 */
 	sector_t (*round_dev_sectors)(struct mddev *mddev, sector_t sectors);
 	void (*dev_sectors_changed)(struct mddev *mddev);

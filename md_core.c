@@ -1915,14 +1915,6 @@ int md_set_dev_sectors(struct mddev *mddev, sector_t sectors)
 		if (!sectors)
 			return -EINVAL;
 	}
-	if (mddev->level >= 4 && mddev->level <= 6 && mddev->chunk_sectors) {
-		/* raid4/5/6: whole chunks only, as in-tree; raid1 as asked */
-		sector_t rest = sectors;
-
-		sectors -= sector_div(rest, mddev->chunk_sectors);
-		if (!sectors)
-			return -EINVAL;
-	}
 	if (sectors == old)
 		return 0;
 	if (!mddev->pers->resize_in_place || !mddev->pers->size) {

@@ -3903,6 +3903,14 @@ static sector_t raid5_size(struct mddev *mddev, sector_t sectors,
 	return sectors * conf->geo.data_disks;
 }
 
+/* --grow --size: whole chunks of every member, as in-tree; 0 refuses. */
+static sector_t raid5_round_dev_sectors(struct mddev *mddev, sector_t sectors)
+{
+	struct r5conf *conf = mddev->private;
+
+	return round_down(sectors, conf->geo.chunk_sectors);
+}
+
 static void r5_free_stripes(struct r5conf *conf)
 {
 	struct r5stripe *sh, *tmp;
@@ -4187,6 +4195,7 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	.size		= raid5_size,			\
 	.quiesce	= raid5_quiesce,		\
 	.resize_in_place = true,			\
+	.round_dev_sectors = raid5_round_dev_sectors,	\
 }
 
 static struct md_personality raid4_personality = R5_PERSONALITY("raid4", 4);
