@@ -403,11 +403,12 @@ static void rt_window(struct resync_throttle *rt, const struct rt_eff *e,
 	}
 	if (len < RT_WIN_NS || (n < RT_WIN_IOS && len < RT_WIN_MAX_NS))
 		return;
-	/* Little's law: latency summed over the window is depth x time */
-	rt->fg_qd_pm = n ? (u32)rt_min_u64(div64_u64((s->fg_lat_ns -
-						      rt->win_lat) * 1000, len),
-					   U32_MAX) : 0;
+	rt->fg_qd_pm = 0;
 	if (n) {
+		/* Little's law: latency summed over the window is depth x time */
+		rt->fg_qd_pm = (u32)rt_min_u64(div64_u64((s->fg_lat_ns -
+							  rt->win_lat) * 1000,
+							 len), U32_MAX);
 		mean = rt_min_u64(div64_u64(s->fg_lat_ns - rt->win_lat, n),
 				  RT_LAT_MAX_NS);
 		mean = mean ? mean : 1;
