@@ -318,6 +318,17 @@ md_pattern_intact() {
 		cmp - /tmp/md_pattern.sum
 }
 
+# md_grow_max [TIMEOUT_S]: mdadm --grow md0 --size max, then wait for the
+# resync of what growing added (120 s); GROWN_KIB: the new component_size
+GROWN_KIB=0
+md_grow_max() {
+	mdadm --grow /dev/md0 --size max || return 1
+	sleep 1
+	wait_resync md0 "${1:-120}" || return 1
+	GROWN_KIB=$(cat /sys/block/md0/md/component_size)
+	echo "component_size $GROWN_KIB KiB"
+}
+
 # md_shrink_no_sync KIB: mdadm --grow --size KIB on md0 starts no sync
 md_shrink_no_sync() {
 	mdadm --grow /dev/md0 --size "$1" || return 1

@@ -65,12 +65,8 @@ write_new_end() {
 }
 
 grown() {
-	mdadm --grow $MD --size max || return 1
-	sleep 1
-	wait_resync md0 300 || return 1
-	_c=$(cat $SYS/component_size)
-	echo "component_size $_c KiB"
-	[ "$_c" -gt $((SMALL + 16384)) ] && size_right "$@"
+	md_grow_max 300 || return 1
+	[ "$GROWN_KIB" -gt $((SMALL + 16384)) ] && size_right "$@"
 }
 
 reassembled() {

@@ -107,10 +107,8 @@ refusals() {
 
 # grown DATA N OLD_KIB: --size max grew the array past 60 MiB per member
 grown() {
-	mdadm --grow $MD --size max || return 1
-	sleep 1
-	wait_resync md0 120 || return 1
-	_c=$(cat $SYS/component_size)
+	md_grow_max 120 || return 1
+	_c=$GROWN_KIB
 	_b=$(blockdev --getsize64 $MD)
 	echo "component_size $_c KiB (was $3), md0 $_b bytes"
 	if [ "$_c" -le "$3" ] || [ "$_c" -lt 61440 ] ||

@@ -22,12 +22,9 @@ scribble_ram1() {
 }
 
 grown_to_max() {
-	mdadm --grow $MD --size max || return 1
-	sleep 1
-	wait_resync md0 120 || return 1
-	_s=$(cat $SYS/component_size)
-	echo "component_size $_s"
-	[ "$_s" -gt $((HALF + 16384)) ] && [ "$(blockdev --getsize64 $MD)" = $((_s * 1024)) ]
+	md_grow_max 120 || return 1
+	[ "$GROWN_KIB" -gt $((HALF + 16384)) ] &&
+	[ "$(blockdev --getsize64 $MD)" = $((GROWN_KIB * 1024)) ]
 }
 
 stopped_records() { mdadm --stop $MD && examine_used_size /dev/ram0 $HALF; }

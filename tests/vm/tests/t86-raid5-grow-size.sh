@@ -33,13 +33,9 @@ brd_scribbled() { # N
 }
 
 grown_to_max() { # data members
-	mdadm --grow $MD --size max || return 1
-	sleep 1
-	wait_resync md0 300 || return 1
-	_s=$(cat $SYS/component_size)
-	echo "component_size $_s"
-	[ "$_s" -gt $((HALF + 16384)) ] && [ $((_s % 64)) = 0 ] &&
-	[ "$(blockdev --getsize64 $MD)" = $((_s * 1024 * $1)) ]
+	md_grow_max 300 || return 1
+	[ "$GROWN_KIB" -gt $((HALF + 16384)) ] && [ $((GROWN_KIB % 64)) = 0 ] &&
+	[ "$(blockdev --getsize64 $MD)" = $((GROWN_KIB * 1024 * $1)) ]
 }
 
 # fio verify in the grown part: from the old end of the array
