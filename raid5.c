@@ -43,12 +43,16 @@
  * spread over all workers, by region.  tests/vm/tests/t98-ordering.sh
  * measures the order on the members.
  *
- * Workers are kworkers of the shared pool, weighed like any task, except
- * while the md core says the sync is late for sync_speed_min with the
- * foreground busy (mddev->sync_prio, see md_sync.c): then they handle
- * every stripe raised, the foreground's queued beside the sync's too,
- * and restore their own weight before the work item returns, so no
- * other work item inherits it.  A worker sharing the CPU with 64 readers
+ * Workers are kworkers of the shared pool, weighed like any task.  The
+ * md core sets the weight of the sync's work (mddev->sync_prio, see
+ * md_sync.c): raised while the sync is late for sync_speed_min with the
+ * foreground busy, lowered beside a light foreground.  A worker takes
+ * that weight for the stripes with a sync request and its own for the
+ * rest, and restores its own before the work item returns, so no other
+ * work item inherits it.  Each worker keeps the two kinds on two lists
+ * run in queue order, except beside a light foreground: then its
+ * stripes (a QD1 reader's degraded reads during a recovery) go first,
+ * rather than behind a sync request's 16 stripes of parity work.  A worker sharing the CPU with 64 readers
  * may not reach its next stripe for seconds, so the sync thread raises
  * the running ones itself (raid5_sync_raise(), under w->lock while
  * w->task names the kworker, which clears it before restoring its own
@@ -846,6 +850,46 @@ static void **r5_ptrs(struct r5conf *conf, struct r5stripe *sh)
 	return r5_worker(conf, sh)->ptrs;
 }
 
+/*
+ * Is @sh's turn the sync's?  Read by the stripe's owner, ->sync without
+ * sh->lock: a request attached meanwhile only changes which list the
+ * stripe waits on, never whether it runs.
+ */
+static bool r5_stripe_is_sync(struct r5stripe *sh)
+{
+	return READ_ONCE(sh->sync) || sh->syncing;
+}
+
+/* Put owned @sh (on no list) at the tail of its list on @w. */
+static void r5_enqueue(struct r5worker *w, struct r5stripe *sh)
+{
+	lockdep_assert_held(&w->lock);
+	sh->qseq = w->qseq++;
+	list_add_tail(&sh->lru, r5_stripe_is_sync(sh) ? &w->handle_sync :
+			&w->handle);
+}
+
+/*
+ * The next stripe @w runs: the older of the two lists' heads, except
+ * beside a light foreground (@light), whose stripes (a QD1 reader's
+ * degraded reads) go before the sync's however many are queued.
+ */
+static struct r5stripe *r5_next_stripe(struct r5worker *w, bool light)
+{
+	struct r5stripe *fg, *sy, *sh;
+
+	lockdep_assert_held(&w->lock);
+	fg = list_first_entry_or_null(&w->handle, struct r5stripe, lru);
+	sy = list_first_entry_or_null(&w->handle_sync, struct r5stripe, lru);
+	if (!sy || (fg && (light || (s32)(fg->qseq - sy->qseq) < 0)))
+		sh = fg;
+	else
+		sh = sy;
+	if (sh)
+		list_del_init(&sh->lru);
+	return sh;
+}
+
 /* Hand an owned stripe to its worker.  Any context. */
 static void r5_queue(struct r5stripe *sh)
 {
@@ -853,7 +897,7 @@ static void r5_queue(struct r5stripe *sh)
 	unsigned long flags;
 
 	spin_lock_irqsave(&w->lock, flags);
-	list_add_tail(&sh->lru, &w->handle);
+	r5_enqueue(w, sh);
 	spin_unlock_irqrestore(&w->lock, flags);
 	queue_work(sh->conf->wq, &w->work);
 }
@@ -873,7 +917,8 @@ static void r5_queue_list(struct r5conf *conf, struct list_head *list)
 		list_for_each_entry_safe(sh, tmp, list, lru) {
 			if (sh->worker != i)
 				continue;
-			list_move_tail(&sh->lru, &w->handle);
+			list_del(&sh->lru);
+			r5_enqueue(w, sh);
 			any = true;
 		}
 		spin_unlock_irqrestore(&w->lock, flags);
@@ -2615,6 +2660,7 @@ static void raid5_work(struct work_struct *work)
 	struct r5conf *conf = w->conf;
 	bool first = w == conf->workers;
 	long nice = task_nice(current);
+	enum md_sync_prio prio;
 	struct blk_plug plug;
 
 	spin_lock_irq(&w->lock);
@@ -2631,16 +2677,20 @@ static void raid5_work(struct work_struct *work)
 			r5_submit_held(w);
 			r5_retry_reads(conf);
 		}
+		prio = READ_ONCE(conf->mddev->sync_prio);
 		spin_lock_irq(&w->lock);
-		sh = list_first_entry_or_null(&w->handle, struct r5stripe,
-					      lru);
-		if (sh)
-			list_del_init(&sh->lru);
+		sh = r5_next_stripe(w, prio == MD_SYNC_PRIO_YIELD);
 		spin_unlock_irq(&w->lock);
 		if (!sh)
 			break;
-		/* keeps a raise by raid5_sync_raise() while still wanted */
-		md_sync_nice(current, READ_ONCE(conf->mddev->sync_prio), nice);
+		/*
+		 * The sync's stripes at the sync's weight (this keeps a raise
+		 * by raid5_sync_raise() while still wanted), the
+		 * foreground's at our own: a QD1 reader's degraded read is
+		 * not the sync's work to yield.
+		 */
+		md_sync_nice(current, r5_stripe_is_sync(sh) ? prio :
+			     MD_SYNC_PRIO_OWN, nice);
 		r5_handle(conf, sh);
 		cond_resched();
 	}
@@ -3227,6 +3277,7 @@ static int r5_alloc_workers(struct r5conf *conf)
 		INIT_WORK(&w->work, raid5_work);
 		spin_lock_init(&w->lock);
 		INIT_LIST_HEAD(&w->handle);
+		INIT_LIST_HEAD(&w->handle_sync);
 		if (!err && i < conf->nr_workers)
 			err = r5_worker_prepare(conf, w);
 	}

@@ -219,8 +219,8 @@ struct r5sync {
 struct r5stripe {
 	struct hlist_node hash;		/* conf->hash; shard lock */
 	/*
-	 * shard->inactive (count 0, shard lock), a worker's handle list
-	 * (its lock), conf->bm_held, conf->row_wait or conf->sb_held
+	 * shard->inactive (count 0, shard lock), a worker's handle or
+	 * handle_sync list (its lock), conf->bm_held, conf->row_wait or conf->sb_held
 	 * (conf->lock) or a
 	 * plug's list (the plugged task)
 	 */
@@ -230,6 +230,7 @@ struct r5stripe {
 	sector_t sector;
 	int count;			/* references; shard lock */
 	int worker;			/* its worker's index; as ->sector */
+	u32 qseq;			/* its place on a worker's list; w->lock */
 	spinlock_t lock;		/* see the locking summary */
 	unsigned long flags;		/* enum r5stripe_flag */
 	struct r5sync *sync;		/* requested, not started; sh->lock */
@@ -277,7 +278,14 @@ struct r5worker {
 	struct r5conf *conf;
 	struct work_struct work;
 	spinlock_t lock;		/* see the locking summary */
-	struct list_head handle;	/* owned stripes to run; ->lock */
+	/*
+	 * Owned stripes to run: the foreground's and the sync's (a stripe
+	 * with a sync request), each in queue order; ->lock.  qseq orders
+	 * the two lists against each other (r5_next_stripe()).
+	 */
+	struct list_head handle;
+	struct list_head handle_sync;
+	u32 qseq;
 	/*
 	 * The kworker running raid5_work() for this worker, NULL between
 	 * runs; ->lock, so the sync thread raises only a task still here
