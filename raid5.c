@@ -52,11 +52,11 @@
  * work item inherits it.  Each worker keeps the two kinds on two lists
  * run in queue order, except beside a light foreground: then its
  * stripes (a QD1 reader's degraded reads during a recovery) go first,
- * rather than behind a sync request's 16 stripes of parity work.  A worker sharing the CPU with 64 readers
- * may not reach its next stripe for seconds, so the sync thread raises
- * the running ones itself (raid5_sync_raise(), under w->lock while
- * w->task names the kworker, which clears it before restoring its own
- * nice).
+ * rather than behind a sync request's 16 stripes of parity work.  A
+ * worker sharing the CPU with 64 readers may not reach its next stripe
+ * for seconds, so the sync thread raises the running ones itself
+ * (raid5_sync_raise(), under w->lock while w->task names the kworker,
+ * which clears it before restoring its own nice).
  *
  * Reads of data on a member that holds it (In_sync, or rebuilt past it)
  * bypass the cache: data on a working member is never rewritten by an
