@@ -65,6 +65,8 @@ enum md_rdev_flag {
 	RD_FAILFAST,		/* raid1: REQ_FAILFAST_DEV, failed on error */
 	RD_WRITE_ERROR,		/* a write failed on it (sysfs "write_error") */
 	RD_BITMAP_READD,	/* former member: only bitmap-dirty chunks stale */
+	RD_WANT_REPLACEMENT,	/* a spare should be built to take its place */
+	RD_REPLACEMENT,		/* built to replace the member of its slot */
 };
 
 struct md_rdev {
@@ -517,6 +519,13 @@ struct md_personality {
 	 * piece to its limits (blk-mq and every bio-based driver do).
 	 */
 	bool members_split;
+	/*
+	 * Serves replacement members (RD_REPLACEMENT): a spare built beside
+	 * a member that wants replacing, written like it, which takes its
+	 * slot once whole.  Without it want_replacement is refused and a
+	 * replacement found at assembly stays a spare.
+	 */
+	bool replacement;
 };
 
 /*

@@ -776,7 +776,9 @@ void md_rdev_link_slot(struct md_rdev *rdev)
 {
 	char nm[20];
 
-	if (rdev->raid_disk < 0 || !rdev->mddev)
+	/* a replacement has no rdN link: its slot's member has it */
+	if (rdev->raid_disk < 0 || !rdev->mddev ||
+	    test_bit(RD_REPLACEMENT, &rdev->flags))
 		return;
 	snprintf(nm, sizeof(nm), "rd%d", rdev->raid_disk);
 	sysfs_remove_link(&rdev->mddev->kobj, nm);
@@ -789,10 +791,33 @@ void md_rdev_unlink_slot(struct md_rdev *rdev)
 {
 	char nm[20];
 
-	if (rdev->raid_disk < 0 || !rdev->mddev)
+	if (rdev->raid_disk < 0 || !rdev->mddev ||
+	    test_bit(RD_REPLACEMENT, &rdev->flags))
 		return;
 	snprintf(nm, sizeof(nm), "rd%d", rdev->raid_disk);
 	sysfs_remove_link(&rdev->mddev->kobj, nm);
+}
+
+/*
+ * @rdev left its slot (pers->hot_remove_disk() succeeded): its rdN link
+ * goes, and if a replacement took the slot over, the link is its now.
+ */
+void md_rdev_leave_slot(struct md_rdev *rdev)
+{
+	struct mddev *mddev = rdev->mddev;
+	int slot = rdev->raid_disk;
+	struct md_rdev *other;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	md_rdev_unlink_slot(rdev);
+	clear_bit(RD_REPLACEMENT, &rdev->flags);
+	rdev->raid_disk = -1;
+	if (slot < 0)
+		return;
+	rdev_for_each(other, mddev)
+		if (other->raid_disk == slot &&
+		    !test_bit(RD_REPLACEMENT, &other->flags))
+			md_rdev_link_slot(other);
 }
 
 static void md_rdev_del_work(struct work_struct *ws)
@@ -1256,7 +1281,7 @@ int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev)
 			}
 			if (err)
 				return -EBUSY;
-			md_rdev_unlink_slot(rdev);
+			md_rdev_leave_slot(rdev);
 		}
 		rdev->raid_disk = -1;
 	}
@@ -1444,6 +1469,20 @@ int md_run(struct mddev *mddev)
 		pr_warn("md: %s: personality for level %d is not loaded\n",
 			mdname(mddev), mddev->level);
 		return -EINVAL;
+	}
+	/*
+	 * A replacement the level cannot build here (left half-built by
+	 * in-tree md) joins as a spare: the member it was replacing still
+	 * holds the data, and nothing was read from the replacement.
+	 */
+	rdev_for_each(rdev, mddev) {
+		if (!test_bit(RD_REPLACEMENT, &rdev->flags) || pers->replacement)
+			continue;
+		pr_warn("md: %s: %pg was being built as a replacement, which %s does not serve in this stack: it is a spare now\n",
+			mdname(mddev), rdev->bdev, pers->name);
+		clear_bit(RD_REPLACEMENT, &rdev->flags);
+		clear_bit(RD_IN_SYNC, &rdev->flags);
+		rdev->raid_disk = -1;
 	}
 
 	err = md_stack_limits(mddev);
@@ -2445,6 +2484,8 @@ static void md_status_array(struct seq_file *seq, struct mddev *mddev)
 			seq_puts(seq, "(F)");
 		else if (rdev->raid_disk < 0)
 			seq_puts(seq, "(S)");
+		else if (test_bit(RD_REPLACEMENT, &rdev->flags))
+			seq_puts(seq, "(R)");
 		sectors += rdev->sectors;
 	}
 	rcu_read_unlock();

@@ -22,6 +22,16 @@
 
 #include "md_core.h"
 
+/*
+ * mdadm marks a member being built as a replacement so in ADD_NEW_DISK
+ * (bit 17; the kernel headers of 6.1 name no such bit).  Its superblock
+ * says so too, and that is what the core reads (md_super.c), so the bit
+ * is accepted and changes nothing, as in-tree.
+ */
+#ifndef MD_DISK_REPLACEMENT
+#define MD_DISK_REPLACEMENT	17
+#endif
+
 /* desc_nr bound of an array without superblocks (none on disk limits it) */
 #define MD_NOSB_MAX_DISKS	384
 
@@ -276,7 +286,8 @@ static int md_ioctl_add_new_disk(struct mddev *mddev, void __user *arg)
 		return -EOVERFLOW;
 	if (info.state & ~((1 << MD_DISK_FAULTY) | (1 << MD_DISK_ACTIVE) |
 			   (1 << MD_DISK_SYNC) | (1 << MD_DISK_REMOVED) |
-			   (1 << MD_DISK_WRITEMOSTLY) | (1 << MD_DISK_FAILFAST))) {
+			   (1 << MD_DISK_WRITEMOSTLY) | (1 << MD_DISK_FAILFAST) |
+			   (1 << MD_DISK_REPLACEMENT))) {
 		pr_warn("md: %s: ADD_NEW_DISK with unknown state bits %#x\n",
 			mdname(mddev), info.state);
 		return -EINVAL;

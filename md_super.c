@@ -65,6 +65,7 @@
 
 /* Feature bits this stack understands; everything else is refused. */
 #define SB_FEATURES_OK		(MD_FEATURE_RECOVERY_OFFSET | \
+				 MD_FEATURE_REPLACEMENT | \
 				 MD_FEATURE_RAID0_LAYOUT | \
 				 MD_FEATURE_BITMAP_OFFSET | \
 				 MD_FEATURE_RECOVERY_BITMAP)
@@ -146,8 +147,6 @@ static const char *sb_feature_refusal(u32 features, u32 level)
 	if (features & (MD_FEATURE_RESHAPE_ACTIVE |
 			MD_FEATURE_RESHAPE_BACKWARDS | MD_FEATURE_NEW_OFFSET))
 		return "reshape in progress, not supported";
-	if (features & MD_FEATURE_REPLACEMENT)
-		return "replacement device not supported";
 	if (features & MD_FEATURE_CLUSTERED)
 		return "clustered md not supported";
 	if (features & MD_FEATURE_JOURNAL)
@@ -427,6 +426,7 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	rdev->raid_disk = -1;
 	rdev->saved_raid_disk = -1;
 	rdev->recovery_offset = 0;
+	clear_bit(RD_REPLACEMENT, &rdev->flags);
 	clear_bit(RD_FAULTY, &rdev->flags);
 	clear_bit(RD_IN_SYNC, &rdev->flags);
 	clear_bit(RD_BITMAP_READD, &rdev->flags);
@@ -513,6 +513,9 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 			break;
 		}
 		rdev->raid_disk = role;
+		/* built beside the member of the same role (md_core.c) */
+		if (features & MD_FEATURE_REPLACEMENT)
+			set_bit(RD_REPLACEMENT, &rdev->flags);
 		if (features & MD_FEATURE_RECOVERY_OFFSET) {
 			rdev->recovery_offset = le64_to_cpu(sb->recovery_offset);
 		} else {
@@ -624,6 +627,8 @@ static void sb1_fill(struct mddev *mddev, struct md_rdev *rdev,
 		features |= MD_FEATURE_RECOVERY_OFFSET;
 		sb->recovery_offset = cpu_to_le64(rdev->recovery_offset);
 	}
+	if (rdev->raid_disk >= 0 && test_bit(RD_REPLACEMENT, &rdev->flags))
+		features |= MD_FEATURE_REPLACEMENT;
 	/* md_bb_write() stores the log with shift 0, before this goes out */
 	if (rdev->badblocks.shift >= 0 && READ_ONCE(rdev->badblocks.count)) {
 		features |= MD_FEATURE_BAD_BLOCKS;

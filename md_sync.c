@@ -769,24 +769,55 @@ static bool md_remove_failed(struct mddev *mddev)
 			all = false;
 			continue;
 		}
-		md_rdev_unlink_slot(rdev);
-		rdev->raid_disk = -1;
+		md_rdev_leave_slot(rdev);
 		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 		md_notify(rdev->sysfs_state);
 	}
 	return all;
 }
 
-/* Put spares into free slots; returns the number of members to rebuild. */
+/*
+ * Does a working member want a replacement that it has not got?  The
+ * spares may then be offered to the personality even with no free slot.
+ */
+static bool md_wants_replacement(struct mddev *mddev)
+{
+	struct md_rdev *rdev, *other;
+
+	if (!mddev->pers->replacement)
+		return false;
+	rdev_for_each(rdev, mddev) {
+		bool has = false;
+
+		if (!md_rdev_working(rdev) || rdev->raid_disk < 0 ||
+		    !test_bit(RD_WANT_REPLACEMENT, &rdev->flags) ||
+		    test_bit(RD_REPLACEMENT, &rdev->flags))
+			continue;
+		rdev_for_each(other, mddev)
+			if (other->raid_disk == rdev->raid_disk &&
+			    test_bit(RD_REPLACEMENT, &other->flags))
+				has = true;
+		if (!has)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Put spares into free slots, or beside members that want replacing;
+ * returns the number of members to rebuild.
+ */
 static int md_add_spares(struct mddev *mddev)
 {
+	bool offer = READ_ONCE(mddev->degraded) > 0 ||
+		     md_wants_replacement(mddev);
 	struct md_rdev *rdev;
 	int n = 0;
 
 	rdev_for_each(rdev, mddev) {
 		if (test_bit(RD_FAULTY, &rdev->flags))
 			continue;
-		if (rdev->raid_disk < 0 && READ_ONCE(mddev->degraded) > 0 &&
+		if (rdev->raid_disk < 0 && offer &&
 		    mddev->pers->hot_add_disk) {
 			clear_bit(RD_IN_SYNC, &rdev->flags);
 			rdev->recovery_offset = 0;

@@ -1522,10 +1522,43 @@ static ssize_t rdev_state_show(struct md_rdev *rdev, char *page)
 		n += sysfs_emit_at(page, n, "%swrite_error", sep);
 		sep = ",";
 	}
+	if (f & BIT(RD_WANT_REPLACEMENT)) {
+		n += sysfs_emit_at(page, n, "%swant_replacement", sep);
+		sep = ",";
+	}
+	if (f & BIT(RD_REPLACEMENT)) {
+		n += sysfs_emit_at(page, n, "%sreplacement", sep);
+		sep = ",";
+	}
 	if (f & BIT(RD_FAILFAST))
 		n += sysfs_emit_at(page, n, "%sfailfast", sep);
 	n += sysfs_emit_at(page, n, "\n");
 	return n;
+}
+
+/*
+ * "want_replacement": a member (not a spare, not a replacement itself)
+ * asks for a spare to be built beside it.  Refused, with the reason in
+ * the log, where it could not be served: this stack builds replacements
+ * for RAID1 with 1.x superblocks (0.90 records no replacement).
+ */
+static int rdev_want_replacement(struct md_rdev *rdev)
+{
+	struct mddev *mddev = rdev->mddev;
+
+	if (rdev->raid_disk < 0 || test_bit(RD_REPLACEMENT, &rdev->flags))
+		return -EINVAL;
+	if (!mddev->pers)
+		return -EBUSY;
+	if (!mddev->pers->replacement || mddev->level != 1 ||
+	    !mddev->persistent || mddev->major_version != 1) {
+		pr_warn("md: %s: cannot replace %pg: this stack builds replacements for RAID1 with 1.x superblocks only\n",
+			mdname(mddev), rdev->bdev);
+		return -EOPNOTSUPP;
+	}
+	set_bit(RD_WANT_REPLACEMENT, &rdev->flags);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	return 0;
 }
 
 static ssize_t rdev_state_store(struct md_rdev *rdev, const char *buf,
@@ -1553,6 +1586,18 @@ static ssize_t rdev_state_store(struct md_rdev *rdev, const char *buf,
 		set_bit(RD_WRITE_ERROR, &rdev->flags);
 	} else if (sysfs_streq(buf, "-write_error")) {
 		clear_bit(RD_WRITE_ERROR, &rdev->flags);
+	} else if (sysfs_streq(buf, "want_replacement")) {
+		err = rdev_want_replacement(rdev);
+	} else if (sysfs_streq(buf, "-want_replacement")) {
+		clear_bit(RD_WANT_REPLACEMENT, &rdev->flags);
+	} else if (sysfs_streq(buf, "replacement")) {
+		if (mddev->pers)
+			return -EBUSY;
+		set_bit(RD_REPLACEMENT, &rdev->flags);
+	} else if (sysfs_streq(buf, "-replacement")) {
+		if (mddev->pers)
+			return -EBUSY;
+		clear_bit(RD_REPLACEMENT, &rdev->flags);
 	} else if (sysfs_streq(buf, "insync")) {
 		if (mddev->pers)
 			return -EBUSY;
@@ -1604,6 +1649,39 @@ static ssize_t rdev_slot_show(struct md_rdev *rdev, char *page)
 	return sysfs_emit(page, "%d\n", slot);
 }
 
+/*
+ * A spare into mirror @slot of a running array (mdadm --replace --with
+ * names the replacement so): the personality puts it in the slot if
+ * free, or beside the member there if that one wants replacing.
+ */
+static int rdev_slot_store_running(struct md_rdev *rdev, int slot)
+{
+	struct mddev *mddev = rdev->mddev;
+	int err;
+
+	if (rdev->raid_disk >= 0 || test_bit(RD_FAULTY, &rdev->flags) ||
+	    test_bit(MDR_RUNNING, &mddev->recovery))
+		return -EBUSY;
+	/* the levels whose hot_add_disk() takes the slot it is asked for */
+	if (!mddev->pers->hot_add_disk || !mddev->pers->replacement)
+		return -EBUSY;
+	if (slot >= mddev->raid_disks)
+		return -ENOSPC;
+	clear_bit(RD_IN_SYNC, &rdev->flags);
+	rdev->raid_disk = slot;
+	err = mddev->pers->hot_add_disk(mddev, rdev);
+	if (err) {
+		rdev->raid_disk = -1;
+		return err;
+	}
+	md_rdev_link_slot(rdev);
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	set_bit(MDR_NEEDED, &mddev->recovery);
+	md_wakeup_thread(mddev);
+	md_notify(rdev->sysfs_state);
+	return 0;
+}
+
 static ssize_t rdev_slot_store(struct md_rdev *rdev, const char *buf,
 			       size_t len)
 {
@@ -1619,7 +1697,7 @@ static ssize_t rdev_slot_store(struct md_rdev *rdev, const char *buf,
 			err = mddev->pers->hot_remove_disk(mddev, rdev);
 			if (err)
 				return err;
-			md_rdev_unlink_slot(rdev);
+			md_rdev_leave_slot(rdev);
 			set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 			set_bit(MDR_NEEDED, &mddev->recovery);
 			md_wakeup_thread(mddev);
@@ -1631,7 +1709,7 @@ static ssize_t rdev_slot_store(struct md_rdev *rdev, const char *buf,
 	if (kstrtoint(buf, 10, &slot) || slot < 0)
 		return -EINVAL;
 	if (mddev->pers)
-		return -EBUSY;
+		return rdev_slot_store_running(rdev, slot) ?: len;
 	if (mddev->raid_disks && slot >= mddev->raid_disks)
 		return -ENOSPC;
 	rdev->raid_disk = slot;

@@ -45,6 +45,21 @@
  * ->frozen, so parked requests always finish and quiesce cannot hang on
  * them.
  *
+ * Replacement (mdadm --replace).  A member that wants replacing keeps
+ * its slot and serves as before while a spare is built beside it in
+ * mirrors[raid_disks + i], "slot" i to the core and the superblocks
+ * (MD_FEATURE_REPLACEMENT).  Every write goes to both; reads may use the
+ * replacement below its recovery_offset; recovery copies to it from the
+ * In_sync members; it never counts toward a write's success, nor is it
+ * read by a sync (its pages are never a source).  Once whole,
+ * spare_active() fails the member it replaces, and removing that member
+ * hands the slot to the replacement.  So the mirror holds the data on
+ * the member until the replacement holds all of it, whatever fails: a
+ * member that fails half way hands over a replacement that goes on
+ * rebuilding from its recovery_offset like any new member, and a
+ * replacement that fails just leaves.  RAID1 only: a layout (RAID10)
+ * refuses to build one yet.
+ *
  * Deferred work (read retries, md_error() after failed writes, the sync
  * state machine after each phase) runs on a per-array ordered workqueue
  * rather than the md thread, so none of it depends on the core's
@@ -76,10 +91,22 @@ static sector_t r1_to_bucket_end(sector_t sector)
 	return R1_BUCKET_SECTORS - (sector & (R1_BUCKET_SECTORS - 1));
 }
 
-/* Member sector of array @sector on mirror @disk, or R1_NO_COPY. */
+/*
+ * Slot indices: [0, raid_disks) are the mirrors' members, and
+ * raid_disks + i is the replacement being built for mirror i (see
+ * "replacement").  Writes and sync targets cover every slot.
+ */
+static int r1_nslots(const struct r1conf *conf)
+{
+	return 2 * conf->raid_disks;
+}
+
+/* Member sector of array @sector on slot @disk, or R1_NO_COPY. */
 static sector_t r1_dev(const struct r1conf *conf, sector_t sector, int disk)
 {
-	return conf->layout ? conf->layout->dev(conf, sector, disk) : sector;
+	if (!conf->layout)
+		return sector;
+	return conf->layout->dev(conf, sector, disk % conf->raid_disks);
 }
 
 /*
@@ -102,7 +129,7 @@ static int r1_working(struct r1conf *conf)
 
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++)
-		if (md_rdev_working(rcu_dereference(conf->mirrors[i].rdev)))
+		if (r1_mirror_works(conf, i))
 			n++;
 	rcu_read_unlock();
 	return n;
@@ -136,7 +163,7 @@ static int r1_copies_working(struct r1conf *conf, struct r1bio *r1)
 	int i, n = 0;
 
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (r1->slots[i].dev != R1_NO_COPY &&
 		    md_rdev_working(rcu_dereference(conf->mirrors[i].rdev)))
 			n++;
@@ -589,7 +616,7 @@ static int r1_behind_start(struct r1conf *conf, struct r1bio *r1)
 	limit = md_bitmap_backlog(bm);
 	if (READ_ONCE(conf->behind_writes) >= limit)
 		return 0;
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		struct md_rdev *rdev = r1->slots[i].rdev;
 
 		if (!rdev)
@@ -619,7 +646,7 @@ static int r1_behind_start(struct r1conf *conf, struct r1bio *r1)
 	r1->behind_node.start = r1->sector;
 	r1->behind_node.last = r1->sector + r1->sectors - 1;
 	interval_tree_insert(&r1->behind_node, &conf->behind_tree);
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (r1->slots[i].behind)
 			atomic_inc(&conf->mirrors[i].behind);
 	spin_unlock_irq(&conf->behind_lock);
@@ -630,7 +657,7 @@ static int r1_behind_start(struct r1conf *conf, struct r1bio *r1)
 	return wm;
 
 sync:
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		r1->slots[i].behind = false;
 	return 0;
 }
@@ -690,7 +717,7 @@ static void r1_behind_end(struct r1bio *r1)
 	spin_lock_irqsave(&conf->behind_lock, flags);
 	interval_tree_remove(&r1->behind_node, &conf->behind_tree);
 	WRITE_ONCE(conf->behind_writes, conf->behind_writes - 1);
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (r1->slots[i].behind)
 			atomic_dec(&conf->mirrors[i].behind);
 	spin_unlock_irqrestore(&conf->behind_lock, flags);
@@ -752,7 +779,7 @@ static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 	r1 = mempool_alloc(conf->r1bio_pool, nowait ? GFP_NOWAIT : GFP_NOIO);
 	if (!r1)
 		return NULL;
-	memset(r1, 0, struct_size(r1, slots, conf->raid_disks));
+	memset(r1, 0, struct_size(r1, slots, r1_nslots(conf)));
 	r1->conf = conf;
 	r1->master = bio;
 	r1->sector = bio->bi_iter.bi_sector;
@@ -760,11 +787,14 @@ static struct r1bio *r1_alloc(struct r1conf *conf, struct bio *bio)
 	r1->bucket = r1_bucket(r1->sector);
 	r1->read_disk = -1;
 	/* an empty flush goes to every mirror */
-	if (conf->layout && r1->sectors)
+	if (conf->layout && r1->sectors) {
 		conf->layout->map(conf, r1->sector, r1->slots);
-	else
 		for (i = 0; i < conf->raid_disks; i++)
+			r1->slots[i + conf->raid_disks].dev = r1->slots[i].dev;
+	} else {
+		for (i = 0; i < r1_nslots(conf); i++)
 			r1->slots[i].dev = r1->sector;
+	}
 	INIT_LIST_HEAD(&r1->retry);
 	if (!nowait)
 		r1->start = md_io_start(conf->mddev, bio);
@@ -834,7 +864,7 @@ static int read_balance(struct r1conf *conf, struct r1bio *r1)
 	int i, bad_sectors;
 
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		sector_t head, dist, dev = r1->slots[i].dev;
 		int pending;
 
@@ -1002,7 +1032,7 @@ static blk_status_t r1_write_status(struct r1bio *r1)
 
 	if (test_bit(R1B_UPTODATE, &r1->flags))
 		return BLK_STS_OK;
-	for (i = 0; i < r1->conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(r1->conf); i++)
 		if (r1->slots[i].state == R1S_NOTSUPP)
 			return BLK_STS_NOTSUPP;
 	return BLK_STS_IOERR;
@@ -1163,7 +1193,7 @@ static bool r1_write_request(struct r1conf *conf, struct bio *bio)
 	r1_nowait_account(r1);
 
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
 		if (!md_rdev_alive(rdev) || r1->slots[i].dev == R1_NO_COPY)
 			continue;
@@ -1184,7 +1214,7 @@ static bool r1_write_request(struct r1conf *conf, struct bio *bio)
 	atomic_set(&r1->remaining, n + 1);
 	atomic_set(&r1->sync_remaining, n - nbehind + 1);
 	blk_start_plug(&plug);
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (r1->slots[i].rdev)
 			submit_bio_noacct(r1_clone(r1, i, r1_write_endio));
 	blk_finish_plug(&plug);
@@ -1397,7 +1427,7 @@ static void r1_handle_write_error(struct r1conf *conf, struct r1bio *r1)
 	bool park = false;
 	int i;
 
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		struct md_rdev *rdev = r1->slots[i].rdev;
 
 		if (r1->slots[i].state != R1S_ERR)
@@ -1449,7 +1479,7 @@ static void r1_bb_wait_done(struct r1conf *conf)
 	list_for_each_entry_safe(r1, tmp, &conf->bb_wait, retry) {
 		bool ready = true;
 
-		for (i = 0; i < conf->raid_disks && ready; i++) {
+		for (i = 0; i < r1_nslots(conf) && ready; i++) {
 			struct md_rdev *rdev = r1->slots[i].rdev;
 
 			if (r1->slots[i].state != R1S_BADBLOCK ||
@@ -1465,7 +1495,7 @@ static void r1_bb_wait_done(struct r1conf *conf)
 
 	list_for_each_entry_safe(r1, tmp, &done, retry) {
 		list_del_init(&r1->retry);
-		for (i = 0; i < conf->raid_disks; i++)
+		for (i = 0; i < r1_nslots(conf); i++)
 			if (r1->slots[i].state == R1S_BADBLOCK)
 				md_rdev_unpin(r1->slots[i].rdev);
 		r1_unqueue(r1);
@@ -1544,6 +1574,9 @@ static void *r1sync_pool_alloc(gfp_t gfp, void *data)
 			goto free_slots;
 		bio_init(s->bio, NULL, s->bio->bi_inline_vecs, R1_SYNC_PAGES,
 			 0);
+		/* replacements are written from a source's pages only */
+		if (i >= rs->nslots / 2)
+			continue;
 		for (j = 0; j < R1_SYNC_PAGES; j++) {
 			s->pages[j] = alloc_page(gfp);
 			if (!s->pages[j])
@@ -1570,7 +1603,8 @@ static void r1sync_pool_free(void *element, void *data)
 
 	for (i = 0; i < rs->nslots; i++) {
 		for (j = 0; j < R1_SYNC_PAGES; j++)
-			__free_page(rs->slots[i].pages[j]);
+			if (rs->slots[i].pages[j])
+				__free_page(rs->slots[i].pages[j]);
 		bio_uninit(rs->slots[i].bio);
 		kfree(rs->slots[i].bio);
 	}
@@ -1590,7 +1624,7 @@ static void r1_sync_finish(struct r1sync *rs, bool ok)
 	unsigned long flags;
 	int i;
 
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		if (rs->slots[i].state != R1S_UNUSED)
 			bio_uninit(rs->slots[i].bio);	/* blkg reference */
 		if (rs->slots[i].role == R1R_NONE)
@@ -1618,7 +1652,7 @@ static bool r1_sync_write_failed(struct r1sync *rs)
 {
 	int i;
 
-	for (i = 0; i < rs->conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(rs->conf); i++)
 		if (rs->slots[i].rewrite && rs->slots[i].state == R1S_ERR)
 			return true;
 	return false;
@@ -1659,7 +1693,7 @@ static void r1_sync_endio(struct bio *bio)
 	struct r1sync *rs = bio->bi_private;
 	int i;
 
-	for (i = 0; i < rs->conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(rs->conf); i++)
 		if (rs->slots[i].bio == bio)
 			break;
 	rs->slots[i].state = bio->bi_status ? R1S_ERR : R1S_OK;
@@ -1704,7 +1738,7 @@ static int r1_sync_pick(struct r1sync *rs, bool read_ok)
 {
 	int i, wm = -1;
 
-	for (i = 0; i < rs->conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(rs->conf); i++) {
 		struct r1sync_slot *s = &rs->slots[i];
 
 		if (s->role != R1R_SOURCE ||
@@ -1726,7 +1760,7 @@ static void r1_sync_read(struct r1sync *rs)
 	struct blk_plug plug;
 	int i, n = 0;
 
-	for (i = 0; all && i < conf->raid_disks; i++) {
+	for (i = 0; all && i < r1_nslots(conf); i++) {
 		struct r1sync_slot *s = &rs->slots[i];
 
 		if (s->role != R1R_SOURCE || s->state == R1S_ERR)
@@ -1743,7 +1777,7 @@ static void r1_sync_read(struct r1sync *rs)
 	/* the bias keeps rs ours until all are submitted */
 	atomic_set(&rs->remaining, n + 1);
 	blk_start_plug(&plug);
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (rs->slots[i].state == R1S_ISSUED)
 			submit_bio_noacct(rs->slots[i].bio);
 	blk_finish_plug(&plug);
@@ -1782,7 +1816,7 @@ static void r1_sync_write(struct r1sync *rs)
 	struct blk_plug plug;
 	int i, n = 0;
 
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		if (!rs->slots[i].rewrite)
 			continue;
 		r1_sync_bio(rs, i, pages, REQ_OP_WRITE);
@@ -1791,7 +1825,7 @@ static void r1_sync_write(struct r1sync *rs)
 	rs->writing = true;
 	atomic_set(&rs->remaining, n + 1);	/* bias, as for reads */
 	blk_start_plug(&plug);
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (rs->slots[i].rewrite)
 			submit_bio_noacct(rs->slots[i].bio);
 	blk_finish_plug(&plug);
@@ -1810,7 +1844,7 @@ static bool r1_sync_after_read(struct r1sync *rs)
 	rs->source = r1_sync_pick(rs, true);
 	if (rs->source < 0) {
 		/* single-source modes: try the next untried source */
-		for (i = 0; i < conf->raid_disks; i++) {
+		for (i = 0; i < r1_nslots(conf); i++) {
 			struct r1sync_slot *s = &rs->slots[i];
 
 			if (s->role == R1R_SOURCE && s->state == R1S_UNUSED) {
@@ -1821,7 +1855,7 @@ static bool r1_sync_after_read(struct r1sync *rs)
 		return false;
 	}
 
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		struct r1sync_slot *s = &rs->slots[i];
 
 		if (i == rs->source || s->role == R1R_NONE)
@@ -1834,10 +1868,10 @@ static bool r1_sync_after_read(struct r1sync *rs)
 			s->rewrite = true;	/* an unread In_sync mirror */
 	}
 
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (rs->slots[i].rewrite)
 			break;
-	if (i == conf->raid_disks) {
+	if (i == r1_nslots(conf)) {
 		r1_sync_finish(rs, true);
 		return true;
 	}
@@ -1864,7 +1898,7 @@ static void r1_sync_step(struct r1sync *rs)
 		}
 		return;
 	}
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (rs->slots[i].rewrite && rs->slots[i].state == R1S_ERR)
 			md_error(conf->mddev, rs->slots[i].rdev);
 	r1_sync_finish(rs, true);
@@ -1914,7 +1948,7 @@ static void r1_sync_bad_targets(struct r1sync *rs)
 	struct r1conf *conf = rs->conf;
 	int i;
 
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		struct r1sync_slot *s = &rs->slots[i];
 
 		if (s->role != R1R_TARGET)
@@ -1950,7 +1984,7 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 
 	*next = MD_MAX_SECTOR;
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		struct md_rdev *rdev = rcu_dereference(conf->mirrors[i].rdev);
 		struct r1sync_slot *s = &rs->slots[i];
 
@@ -1961,7 +1995,9 @@ static int r1_sync_roles(struct r1sync *rs, sector_t *next)
 		s->dev = r1_dev(conf, rs->sector, i);
 		if (!md_rdev_alive(rdev) || s->dev == R1_NO_COPY)
 			continue;
-		if (test_bit(RD_IN_SYNC, &rdev->flags)) {
+		/* a replacement is only ever written (see "replacement") */
+		if (test_bit(RD_IN_SYNC, &rdev->flags) &&
+		    i < conf->raid_disks) {
 			if (r1_sync_cut_bad(rs, s)) {
 				bad = true;
 				continue;
@@ -2090,7 +2126,7 @@ static bool r1_bitmap_sync(struct mddev *mddev, struct r1conf *conf)
 		return false;
 	}
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		rdev = rcu_dereference(conf->mirrors[i].rdev);
 		if (md_rdev_alive(rdev) && !test_bit(RD_IN_SYNC, &rdev->flags) &&
 		    !test_bit(RD_BITMAP_READD, &rdev->flags))
@@ -2125,7 +2161,7 @@ static void r1_sync_cancel(struct r1sync *rs)
 	struct r1conf *conf = rs->conf;
 	int i;
 
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < r1_nslots(conf); i++)
 		if (rs->slots[i].role != R1R_NONE)
 			md_rdev_unpin(rs->slots[i].rdev);
 	lower_barrier(conf, rs->bucket, rs);
@@ -2372,18 +2408,50 @@ static int r1_stack_limits(struct mddev *mddev, struct md_rdev *rdev)
 	return md_limits_end(mddev, &ml);
 }
 
+/*
+ * Mirror @i wants a replacement and has none yet: its member works and
+ * asked for one (sysfs state want_replacement).  RAID1 only for now.
+ */
+static bool r1_wants_replacement(struct r1conf *conf, int i)
+{
+	struct md_rdev *rdev = r1_rdev_locked(conf, i);
+
+	return !conf->layout && md_rdev_working(rdev) &&
+	       test_bit(RD_WANT_REPLACEMENT, &rdev->flags) &&
+	       !r1_rdev_locked(conf, i + conf->raid_disks);
+}
+
+/*
+ * Put spare @rdev into a slot: a free one (its former one first), else
+ * as the replacement of a member that wants one.  rdev->raid_disk >= 0
+ * (sysfs slot, mdadm --replace --with) asks for that mirror only.
+ */
 static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r1conf *conf = mddev->private;
-	int slot = -1, i, err;
+	int rd = conf->raid_disks, want = rdev->raid_disk, slot = -1, i, err;
+	bool repl = false;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (want >= rd)
+		return -EINVAL;
+	if (want >= 0) {
+		if (!r1_rdev_locked(conf, want))
+			slot = want;
+		else if (r1_wants_replacement(conf, want))
+			slot = want, repl = true;
+		else
+			return -EBUSY;
+	}
 	i = rdev->saved_raid_disk;
-	if (i >= 0 && i < conf->raid_disks && !r1_rdev_locked(conf, i))
+	if (slot < 0 && i >= 0 && i < rd && !r1_rdev_locked(conf, i))
 		slot = i;
-	for (i = 0; slot < 0 && i < conf->raid_disks; i++)
+	for (i = 0; slot < 0 && i < rd; i++)
 		if (!r1_rdev_locked(conf, i))
 			slot = i;
+	for (i = 0; slot < 0 && i < rd; i++)
+		if (r1_wants_replacement(conf, i))
+			slot = i, repl = true;
 	if (slot < 0)
 		return -EEXIST;
 
@@ -2391,45 +2459,92 @@ static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 	err = r1_stack_limits(mddev, rdev);
 	if (err)
 		return err;
+	if (repl) {
+		set_bit(RD_REPLACEMENT, &rdev->flags);
+		slot += rd;
+	}
 	WRITE_ONCE(conf->mirrors[slot].head, 0);
-	md_slot_fill(&conf->mirrors[slot].rdev, rdev, slot);
+	md_slot_fill(&conf->mirrors[slot].rdev, rdev, slot % rd);
 	return 0;
 }
 
+/*
+ * Take @rdev out of its slot.  A member that leaves while its mirror
+ * has a replacement hands the slot to it: done, or still rebuilding
+ * from its recovery_offset as any member would.
+ */
 static int raid1_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r1conf *conf = mddev->private;
-	int slot = rdev->raid_disk;
+	int rd = conf->raid_disks, slot = rdev->raid_disk;
+	struct md_rdev *repl;
 	unsigned long flags;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (slot < 0 || slot >= conf->raid_disks ||
-	    r1_rdev_locked(conf, slot) != rdev)
+	if (slot < 0 || slot >= rd)
+		return 0;
+	if (r1_rdev_locked(conf, slot + rd) == rdev) {
+		if (md_rdev_working(rdev))
+			return -EBUSY;
+		/* the core clears RD_REPLACEMENT (md_rdev_leave_slot()) */
+		return md_slot_empty(&conf->mirrors[slot + rd].rdev, rdev);
+	}
+	if (r1_rdev_locked(conf, slot) != rdev)
 		return 0;
 	if (md_rdev_working(rdev))
 		return -EBUSY;
 	err = md_slot_empty(&conf->mirrors[slot].rdev, rdev);
 	if (err)
 		return err;
+	repl = r1_rdev_locked(conf, slot + rd);
+	if (repl) {
+		/*
+		 * IO that still finds it in the replacement's place as well
+		 * writes it twice, the same data: harmless.
+		 */
+		WRITE_ONCE(conf->mirrors[slot].head, 0);
+		rcu_assign_pointer(conf->mirrors[slot].rdev, repl);
+		RCU_INIT_POINTER(conf->mirrors[slot + rd].rdev, NULL);
+		clear_bit(RD_REPLACEMENT, &repl->flags);
+		pr_info("md/%s:%s: %pg takes slot %d\n", conf->name,
+			mdname(mddev), repl->bdev, slot);
+	}
 	spin_lock_irqsave(&mddev->lock, flags);
 	r1_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
 	return 0;
 }
 
+/*
+ * Rebuilt members become In_sync.  A replacement that is whole takes
+ * over from the member it replaces, which is failed (and leaves its slot
+ * to it on the next removal), as in-tree md does.
+ */
 static int raid1_spare_active(struct mddev *mddev)
 {
 	struct r1conf *conf = mddev->private;
+	int rd = conf->raid_disks;
 	unsigned long flags;
 	int i, count = 0;
 
 	spin_lock_irqsave(&mddev->lock, flags);
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < rd; i++) {
 		struct md_rdev *rdev = rcu_dereference(conf->mirrors[i].rdev);
+		struct md_rdev *repl = rcu_dereference(conf->mirrors[i + rd].rdev);
 
 		count += md_slot_activate(mddev, rdev);
+		if (!md_slot_activate(mddev, repl))
+			continue;
+		if (!md_rdev_working(rdev))
+			count++;
+		if (md_rdev_alive(rdev)) {
+			md_mark_faulty(mddev, rdev);
+			clear_bit(RD_IN_SYNC, &rdev->flags);
+			pr_info("md/%s:%s: %pg replaced by %pg\n", conf->name,
+				mdname(mddev), rdev->bdev, repl->bdev);
+		}
 	}
 	rcu_read_unlock();
 	r1_update_degraded(mddev);
@@ -2513,25 +2628,31 @@ static int raid1_resize_disks(struct mddev *mddev, int raid_disks)
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (raid_disks < 1)
 		return -EINVAL;
-	for (i = 0; i < conf->raid_disks; i++)
+	for (i = 0; i < conf->raid_disks; i++) {
+		if (r1_rdev_locked(conf, i + conf->raid_disks)) {
+			pr_warn("md/raid1:%s: a replacement is being built, cannot change the mirror count\n",
+				mdname(mddev));
+			return -EBUSY;
+		}
 		if (r1_rdev_locked(conf, i))
 			used++;
+	}
 	if (used > raid_disks) {
 		pr_warn("md/raid1:%s: %d members hold a slot, cannot shrink to %d\n",
 			mdname(mddev), used, raid_disks);
 		return -EBUSY;
 	}
 
-	mirrors = kcalloc(raid_disks, sizeof(*mirrors), GFP_KERNEL);
+	mirrors = kcalloc(2 * raid_disks, sizeof(*mirrors), GFP_KERNEL);
 	if (!mirrors)
 		return -ENOMEM;
-	r1bio_pool = r1_r1bio_pool_create(raid_disks);
+	r1bio_pool = r1_r1bio_pool_create(2 * raid_disks);
 	if (!r1bio_pool)
 		goto free_mirrors;
 	/* cached buffers have the old slot count: back to the old pool */
 	r1_sync_cache_empty(conf);
 	old_slots = conf->sync_slots;
-	conf->sync_slots = raid_disks;
+	conf->sync_slots = 2 * raid_disks;
 	sync_pool = r1_sync_pool_create(conf);
 	if (!sync_pool) {
 		conf->sync_slots = old_slots;
@@ -2590,7 +2711,7 @@ int r1_engine_run(struct mddev *mddev, const char *name,
 	struct r1conf *conf;
 	struct md_rdev *rdev;
 	unsigned long flags;
-	int ret, working;
+	int ret, working, i;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	conf = kvzalloc(sizeof(*conf), GFP_KERNEL);
@@ -2614,7 +2735,7 @@ int r1_engine_run(struct mddev *mddev, const char *name,
 	init_waitqueue_head(&conf->behind_wait);
 
 	ret = -ENOMEM;
-	conf->mirrors = kcalloc(conf->raid_disks, sizeof(*conf->mirrors),
+	conf->mirrors = kcalloc(r1_nslots(conf), sizeof(*conf->mirrors),
 				GFP_KERNEL);
 	if (!conf->mirrors)
 		goto free_conf;
@@ -2624,10 +2745,10 @@ int r1_engine_run(struct mddev *mddev, const char *name,
 		if (!conf->recover)
 			goto free_mirrors;
 	}
-	conf->r1bio_pool = r1_r1bio_pool_create(conf->raid_disks);
+	conf->r1bio_pool = r1_r1bio_pool_create(r1_nslots(conf));
 	if (!conf->r1bio_pool)
 		goto free_mirrors;
-	conf->sync_slots = conf->raid_disks;
+	conf->sync_slots = r1_nslots(conf);
 	conf->sync_pool = r1_sync_pool_create(conf);
 	if (!conf->sync_pool)
 		goto exit_r1bio_pool;
@@ -2657,9 +2778,20 @@ int r1_engine_run(struct mddev *mddev, const char *name,
 		if (slot < 0 || slot >= conf->raid_disks ||
 		    test_bit(RD_FAULTY, &rdev->flags))
 			continue;
+		if (test_bit(RD_REPLACEMENT, &rdev->flags)) {
+			if (conf->layout) {
+				pr_err("md/%s:%s: %pg is a replacement, which %s does not serve yet\n",
+				       conf->name, mdname(mddev), rdev->bdev,
+				       conf->name);
+				ret = -EINVAL;
+				goto destroy_wq;
+			}
+			slot += conf->raid_disks;
+		}
 		if (r1_rdev_locked(conf, slot)) {
 			pr_err("md/%s:%s: two members claim slot %d\n",
-			       conf->name, mdname(mddev), slot);
+			       conf->name, mdname(mddev),
+			       slot % conf->raid_disks);
 			ret = -EINVAL;
 			goto destroy_wq;
 		}
@@ -2667,6 +2799,15 @@ int r1_engine_run(struct mddev *mddev, const char *name,
 		ret = r1_stack_limits(mddev, rdev);
 		if (ret)
 			goto destroy_wq;
+	}
+	/* a replacement whose member is gone is that mirror's member now */
+	for (i = 0; i < conf->raid_disks; i++) {
+		rdev = r1_rdev_locked(conf, i + conf->raid_disks);
+		if (!rdev || r1_rdev_locked(conf, i))
+			continue;
+		RCU_INIT_POINTER(conf->mirrors[i].rdev, rdev);
+		RCU_INIT_POINTER(conf->mirrors[i + conf->raid_disks].rdev, NULL);
+		clear_bit(RD_REPLACEMENT, &rdev->flags);
 	}
 	working = r1_working(conf);
 	if (!working || !r1_enough(conf, -1)) {
@@ -2729,6 +2870,7 @@ static void raid1_free(struct mddev *mddev, void *priv)
 
 /* The callbacks RAID1 and RAID10 (raid10.c) share. */
 const struct md_personality r1_engine = {
+	.replacement	= true,
 	.free		= raid1_free,
 	.make_request	= raid1_make_request,
 	.daemon		= raid1_daemon,

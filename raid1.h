@@ -110,8 +110,12 @@ struct r1conf {
 	const char *name;		/* "raid1" or "raid10", for messages */
 	/* layout only: raid_disks entries, the sync thread's scratch */
 	struct r1_recover *recover;
-	int raid_disks;			/* mirrors[] entries; see raid1_resize_disks() */
-	struct r1mirror *mirrors;	/* raid_disks entries */
+	int raid_disks;			/* mirrors; see raid1_resize_disks() */
+	/*
+	 * 2 * raid_disks entries: the members, then each one's replacement
+	 * (raid1.c "replacement")
+	 */
+	struct r1mirror *mirrors;
 
 	spinlock_t lock;		/* see the locking summary */
 	/*
@@ -179,10 +183,16 @@ struct r1conf {
 	struct bio_set behind_bs;	/* payload copies, with bvecs */
 };
 
-/* Is mirror @i In_sync and not faulty?  Under rcu_read_lock(). */
+/*
+ * Does mirror @i (< raid_disks) hold the data: its member or its
+ * replacement In_sync and not faulty?  Under rcu_read_lock().
+ */
 static inline bool r1_mirror_works(struct r1conf *conf, int i)
 {
-	return md_rdev_working(rcu_dereference(conf->mirrors[i].rdev));
+	struct r1mirror *m = conf->mirrors;
+
+	return md_rdev_working(rcu_dereference(m[i].rdev)) ||
+	       md_rdev_working(rcu_dereference(m[i + conf->raid_disks].rdev));
 }
 
 /* State of one mirror within an r1bio or r1sync. */

@@ -289,6 +289,8 @@ static int __init raid10_init(void)
 	raid10_personality.resize_in_place = true;
 	raid10_personality.round_dev_sectors = raid10_round_dev_sectors;
 	raid10_personality.dev_sectors_changed = raid10_dev_sectors_changed;
+	/* the engine builds replacements without a layout only (raid1.c) */
+	raid10_personality.replacement = false;
 	return md_register_personality(&raid10_personality);
 }
 
