@@ -142,93 +142,33 @@ members() {
 	done
 }
 
-reassemble_half_built() {
+# start_replacing N: with one spare, the member of the N-th slot (1-based)
+# is replaced slowly, half way after 2 s: HM the member, REPL the spare
+# (not _m: switch_impl's helpers use it)
+start_replacing() {
 	one_spare || return 1
-	_m=$(members | head -n1)
+	HM=$(members | sed -n "${1}p")
 	slow 300
-	mdadm $MD --replace "$_m" || return 1
+	mdadm $MD --replace "$HM" || return 1
 	sleep 2
 	REPL=$(replacement_dev)
-	echo "replacement of $_m: '$REPL'"
-	[ -n "$REPL" ] || return 1
-	_all=$(ls -d "$SYS"/dev-* | sed "s|.*/dev-|/dev/|")
-	mdadm --stop $MD || return 1
-	# the rebuild goes on at once: slow for everyone until it was seen
-	md_speed_limit 100 300
-	# shellcheck disable=SC2086
-	mdadm --assemble $MD $_all || return 1
-	sleep 1
-	md_speed_limit
-	cat /proc/mdstat
-	state_has "$REPL" replacement && slot_is "$REPL" 0 || return 1
-	fast
-	wait_resync md0 120 || return 1
-	took_over "$REPL" && slot_is "$REPL" 0 && state_has "$REPL" in_sync &&
-		state_has "$_m" faulty &&
-		mdadm $MD --remove "$_m" &&
-		fio_verify_only $MD $SIZE --randseed=109 > /tmp/fio.out 2>&1 &&
+	echo "replacement of $HM: '$REPL'"
+	[ -n "$REPL" ]
+}
+
+# the data of the --with case verifies
+verified() {
+	fio_verify_only $MD $SIZE --randseed=109 > /tmp/fio.out 2>&1 &&
 		fio_log_ok 0
 }
 
-member_fails_half_way() {
-	one_spare || return 1
-	_m=$(members | sed -n 2p)
-	slow 300
-	mdadm $MD --replace "$_m" || return 1
-	sleep 2
-	REPL=$(replacement_dev)
-	echo "replacement of $_m: '$REPL'"
-	[ -n "$REPL" ] || return 1
-	mdadm $MD --fail "$_m" || return 1
-	sleep 1
-	cat /proc/mdstat
-	fast
-	# the rebuild restarts for it once the failed member left the slot
-	wait_resync md0 120 && took_over "$REPL" && sleep 1 &&
-		wait_resync md0 120 || return 1
-	slot_is "$REPL" 1 && state_has "$REPL" in_sync &&
-		md_array_as "[3/3] [UUU]" 0 &&
-		mdadm $MD --remove "$_m" &&
-		fio_verify_only $MD $SIZE --randseed=109 > /tmp/fio.out 2>&1 &&
-		fio_log_ok 0
-}
-
-replacement_fails_half_way() {
-	one_spare || return 1
-	_m=$(members | sed -n 3p)
-	slow 300
-	mdadm $MD --replace "$_m" || return 1
-	sleep 2
-	REPL=$(replacement_dev)
-	echo "replacement of $_m: '$REPL'"
-	[ -n "$REPL" ] || return 1
-	mdadm $MD --fail "$REPL" || return 1
-	fast
-	wait_resync md0 120 || return 1
-	cat /proc/mdstat
-	state_has "$REPL" faulty && slot_is "$_m" 2 && state_has "$_m" in_sync &&
-		md_array_as "[3/3] [UUU]" 0 && md_check_clean md0 &&
-		fio_verify_only $MD $SIZE --randseed=109 > /tmp/fio.out 2>&1 &&
-		fio_log_ok 0
-}
-
-# handover FROM TO: FROM starts replacing the member of slot 0 and stops
-# the array half way; TO assembles it, finds the replacement, completes
-# (_h* names: switch_impl's helpers use _m)
-handover() {
+# reassemble_on IMPL: stop the array with a replacement half built for
+# slot 0, assemble it on IMPL (loaded afresh), where the replacement is
+# still one in slot 0 and completes
+reassemble_on() {
 	_hall=$(ls -d "$SYS"/dev-* | sed "s|.*/dev-|/dev/|")
 	mdadm --stop $MD && switch_impl "$1" || return 1
-	# shellcheck disable=SC2086
-	mdadm --assemble $MD $_hall && one_spare || return 1
-	_hm=$(members | head -n1)
-	slow 300
-	mdadm $MD --replace "$_hm" || return 1
-	sleep 2
-	REPL=$(replacement_dev)
-	echo "$1: replacement of $_hm: '$REPL'"
-	[ -n "$REPL" ] || return 1
-	_hall=$(ls -d "$SYS"/dev-* | sed "s|.*/dev-|/dev/|")
-	mdadm --stop $MD && switch_impl "$2" || return 1
+	# the rebuild goes on at once: slow for everyone until it was seen
 	md_speed_limit 100 300
 	# shellcheck disable=SC2086
 	mdadm --assemble $MD $_hall || return 1
@@ -238,10 +178,40 @@ handover() {
 	state_has "$REPL" replacement && slot_is "$REPL" 0 || return 1
 	fast
 	wait_resync md0 120 && took_over "$REPL" && slot_is "$REPL" 0 &&
-		state_has "$REPL" in_sync && state_has "$_hm" faulty &&
-		mdadm $MD --remove "$_hm" && md_check_clean md0 &&
-		fio_verify_only $MD $SIZE --randseed=109 > /tmp/fio.out 2>&1 &&
-		fio_log_ok 0
+		state_has "$REPL" in_sync && state_has "$HM" faulty &&
+		mdadm $MD --remove "$HM" && md_check_clean md0 && verified
+}
+
+reassemble_half_built() { start_replacing 1 && reassemble_on "$impl"; }
+
+member_fails_half_way() {
+	start_replacing 2 && mdadm $MD --fail "$HM" || return 1
+	sleep 1
+	cat /proc/mdstat
+	fast
+	# the rebuild restarts for it once the failed member left the slot
+	wait_resync md0 120 && took_over "$REPL" && sleep 1 &&
+		wait_resync md0 120 || return 1
+	slot_is "$REPL" 1 && state_has "$REPL" in_sync &&
+		md_array_as "[3/3] [UUU]" 0 && mdadm $MD --remove "$HM" && verified
+}
+
+replacement_fails_half_way() {
+	start_replacing 3 && mdadm $MD --fail "$REPL" || return 1
+	fast
+	wait_resync md0 120 || return 1
+	cat /proc/mdstat
+	state_has "$REPL" faulty && slot_is "$HM" 2 && state_has "$HM" in_sync &&
+		md_array_as "[3/3] [UUU]" 0 && md_check_clean md0 && verified
+}
+
+# handover FROM TO: FROM starts replacing the member of slot 0 and stops
+# the array half way; TO assembles it and completes the replacement
+handover() {
+	_hall=$(ls -d "$SYS"/dev-* | sed "s|.*/dev-|/dev/|")
+	mdadm --stop $MD && switch_impl "$1" || return 1
+	# shellcheck disable=SC2086
+	mdadm --assemble $MD $_hall && start_replacing 1 && reassemble_on "$2"
 }
 
 impl=${IMPL:?}
