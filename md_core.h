@@ -364,6 +364,7 @@ int md_remove_rdev(struct mddev *mddev, struct md_rdev *rdev);
 void md_rdev_link_slot(struct md_rdev *rdev);
 void md_rdev_unlink_slot(struct md_rdev *rdev);
 void md_rdev_leave_slot(struct md_rdev *rdev);
+int md_add_spare(struct mddev *mddev, struct md_rdev *rdev);
 const char *md_level_name(int level);
 /* md_ioctl(), md_compat_ioctl(): see md_compat.h's block device methods */
 int md_set_read_only(struct block_device *bdev, bool ro);

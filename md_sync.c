@@ -804,6 +804,32 @@ static bool md_wants_replacement(struct mddev *mddev)
 }
 
 /*
+ * Offer spare @rdev to the personality: the slot it asks for
+ * (rdev->raid_disk >= 0: sysfs slot) or one the personality picks.  0
+ * once it holds one; then its rdN link, a superblock round and a poll
+ * event follow.  On failure it stays a spare.
+ */
+int md_add_spare(struct mddev *mddev, struct md_rdev *rdev)
+{
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	clear_bit(RD_IN_SYNC, &rdev->flags);
+	rdev->recovery_offset = 0;
+	err = mddev->pers->hot_add_disk(mddev, rdev);
+	if (!err && rdev->raid_disk < 0)
+		err = -EEXIST;
+	if (err) {
+		rdev->raid_disk = -1;
+		return err;
+	}
+	md_rdev_link_slot(rdev);
+	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	md_notify(rdev->sysfs_state);
+	return 0;
+}
+
+/*
  * Put spares into free slots, or beside members that want replacing;
  * returns the number of members to rebuild.
  */
@@ -817,17 +843,8 @@ static int md_add_spares(struct mddev *mddev)
 	rdev_for_each(rdev, mddev) {
 		if (test_bit(RD_FAULTY, &rdev->flags))
 			continue;
-		if (rdev->raid_disk < 0 && offer &&
-		    mddev->pers->hot_add_disk) {
-			clear_bit(RD_IN_SYNC, &rdev->flags);
-			rdev->recovery_offset = 0;
-			if (mddev->pers->hot_add_disk(mddev, rdev) == 0 &&
-			    rdev->raid_disk >= 0) {
-				md_rdev_link_slot(rdev);
-				set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
-				md_notify(rdev->sysfs_state);
-			}
-		}
+		if (rdev->raid_disk < 0 && offer && mddev->pers->hot_add_disk)
+			md_add_spare(mddev, rdev);
 		if (md_rdev_rebuilding(rdev))
 			n++;
 	}

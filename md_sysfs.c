@@ -1659,6 +1659,7 @@ static int rdev_slot_store_running(struct md_rdev *rdev, int slot)
 	struct mddev *mddev = rdev->mddev;
 	int err;
 
+	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (rdev->raid_disk >= 0 || test_bit(RD_FAULTY, &rdev->flags) ||
 	    test_bit(MDR_RUNNING, &mddev->recovery))
 		return -EBUSY;
@@ -1667,18 +1668,12 @@ static int rdev_slot_store_running(struct md_rdev *rdev, int slot)
 		return -EBUSY;
 	if (slot >= mddev->raid_disks)
 		return -ENOSPC;
-	clear_bit(RD_IN_SYNC, &rdev->flags);
 	rdev->raid_disk = slot;
-	err = mddev->pers->hot_add_disk(mddev, rdev);
-	if (err) {
-		rdev->raid_disk = -1;
+	err = md_add_spare(mddev, rdev);
+	if (err)
 		return err;
-	}
-	md_rdev_link_slot(rdev);
-	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	set_bit(MDR_NEEDED, &mddev->recovery);
 	md_wakeup_thread(mddev);
-	md_notify(rdev->sysfs_state);
 	return 0;
 }
 
