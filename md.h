@@ -632,6 +632,31 @@ void md_slot_fill(struct md_rdev __rcu **p, struct md_rdev *rdev, int slot);
 int md_slot_empty(struct md_rdev __rcu **p, struct md_rdev *rdev);
 bool md_slot_activate(struct mddev *mddev, struct md_rdev *rdev);
 /*
+ * md_slot_activate_pair(): spare_active for a slot's member @rdev and
+ * the replacement @repl built beside it (either may be NULL), under
+ * mddev->lock: each rebuilt one goes in sync, and a whole replacement
+ * fails the member it replaces (whose removal hands it the slot).
+ * Returns 1 if the slot works now and did not, else 0.
+ */
+int md_slot_activate_pair(struct mddev *mddev, struct md_rdev *rdev,
+			  struct md_rdev *repl);
+/*
+ * md_slot_pick(): HOT_ADD_DISK's slot for spare @rdev among @nslots,
+ * @state giving each slot's enum md_slot_state: the one asked for
+ * (rdev->raid_disk >= 0: sysfs slot) only; else its former slot if free,
+ * the first free one, the first whose member wants a replacement (then
+ * *@repl: as that replacement).  The slot, or -EINVAL (asked beyond
+ * @nslots), -EBUSY (asked for a taken one), -EEXIST (none left).
+ */
+enum md_slot_state {
+	MD_SLOT_TAKEN,
+	MD_SLOT_FREE,
+	MD_SLOT_WANTS_REPLACEMENT,	/* a working member asked for one */
+};
+
+int md_slot_pick(struct mddev *mddev, struct md_rdev *rdev, int nslots,
+		 int (*state)(struct mddev *mddev, int slot), bool *repl);
+/*
  * Bad blocks of a member, in sectors relative to its data_offset.
  * md_rdev_set_badblocks() records [s, s + sectors) unacknowledged and asks
  * for a superblock write, which stores the log and acknowledges it; false

@@ -1365,6 +1365,38 @@ void md_slot_fill(struct md_rdev __rcu **p, struct md_rdev *rdev, int slot)
 }
 EXPORT_SYMBOL_GPL(md_slot_fill);
 
+int md_slot_pick(struct mddev *mddev, struct md_rdev *rdev, int nslots,
+		 int (*state)(struct mddev *mddev, int slot), bool *repl)
+{
+	int want = rdev->raid_disk, i, s;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	*repl = false;
+	if (want >= nslots)
+		return -EINVAL;
+	if (want >= 0) {
+		s = state(mddev, want);
+		if (s == MD_SLOT_TAKEN)
+			return -EBUSY;
+		*repl = s == MD_SLOT_WANTS_REPLACEMENT;
+		return want;
+	}
+	i = rdev->saved_raid_disk;
+	if (i >= 0 && i < nslots && state(mddev, i) == MD_SLOT_FREE)
+		return i;
+	for (i = 0; i < nslots; i++)
+		if (state(mddev, i) == MD_SLOT_FREE)
+			return i;
+	for (i = 0; i < nslots; i++) {
+		if (state(mddev, i) == MD_SLOT_WANTS_REPLACEMENT) {
+			*repl = true;
+			return i;
+		}
+	}
+	return -EEXIST;
+}
+EXPORT_SYMBOL_GPL(md_slot_pick);
+
 int md_slot_empty(struct md_rdev __rcu **p, struct md_rdev *rdev)
 {
 	lockdep_assert_held(&rdev->mddev->reconfig_mutex);
@@ -1394,6 +1426,25 @@ bool md_slot_activate(struct mddev *mddev, struct md_rdev *rdev)
 	return true;
 }
 EXPORT_SYMBOL_GPL(md_slot_activate);
+
+int md_slot_activate_pair(struct mddev *mddev, struct md_rdev *rdev,
+			  struct md_rdev *repl)
+{
+	int count = md_slot_activate(mddev, rdev);
+
+	if (!md_slot_activate(mddev, repl))
+		return count;
+	if (!md_rdev_working(rdev))
+		count++;
+	if (md_rdev_alive(rdev)) {
+		md_mark_faulty(mddev, rdev);
+		clear_bit(RD_IN_SYNC, &rdev->flags);
+		pr_info("md: %s: %pg replaced by %pg\n", mdname(mddev),
+			rdev->bdev, repl->bdev);
+	}
+	return count;
+}
+EXPORT_SYMBOL_GPL(md_slot_activate_pair);
 
 /* The array's limits from scratch: every working member's, write cache. */
 static int md_stack_limits(struct mddev *mddev)

@@ -2409,51 +2409,36 @@ static int r1_stack_limits(struct mddev *mddev, struct md_rdev *rdev)
 }
 
 /*
- * Mirror @i wants a replacement and has none yet: its member works and
- * asked for one (sysfs state want_replacement).  RAID1 only for now.
+ * Mirror @i for md_slot_pick(): a working member may want a replacement
+ * (RAID1 only: RAID10's layouts do not build them yet).
  */
-static bool r1_wants_replacement(struct r1conf *conf, int i)
+static int r1_slot_state(struct mddev *mddev, int i)
 {
+	struct r1conf *conf = mddev->private;
 	struct md_rdev *rdev = r1_rdev_locked(conf, i);
 
-	return !conf->layout && md_rdev_working(rdev) &&
-	       test_bit(RD_WANT_REPLACEMENT, &rdev->flags) &&
-	       !r1_rdev_locked(conf, i + conf->raid_disks);
+	if (!rdev)
+		return MD_SLOT_FREE;
+	if (!conf->layout && md_rdev_working(rdev) &&
+	    test_bit(RD_WANT_REPLACEMENT, &rdev->flags) &&
+	    !r1_rdev_locked(conf, i + conf->raid_disks))
+		return MD_SLOT_WANTS_REPLACEMENT;
+	return MD_SLOT_TAKEN;
 }
 
 /*
- * Put spare @rdev into a slot: a free one (its former one first), else
- * as the replacement of a member that wants one.  rdev->raid_disk >= 0
- * (sysfs slot, mdadm --replace --with) asks for that mirror only.
+ * Put spare @rdev into a mirror: a free one, else as the replacement of
+ * a member that wants one (md_slot_pick()).
  */
 static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r1conf *conf = mddev->private;
-	int rd = conf->raid_disks, want = rdev->raid_disk, slot = -1, i, err;
-	bool repl = false;
+	int rd = conf->raid_disks, slot, err;
+	bool repl;
 
-	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (want >= rd)
-		return -EINVAL;
-	if (want >= 0) {
-		if (!r1_rdev_locked(conf, want))
-			slot = want;
-		else if (r1_wants_replacement(conf, want))
-			slot = want, repl = true;
-		else
-			return -EBUSY;
-	}
-	i = rdev->saved_raid_disk;
-	if (slot < 0 && i >= 0 && i < rd && !r1_rdev_locked(conf, i))
-		slot = i;
-	for (i = 0; slot < 0 && i < rd; i++)
-		if (!r1_rdev_locked(conf, i))
-			slot = i;
-	for (i = 0; slot < 0 && i < rd; i++)
-		if (r1_wants_replacement(conf, i))
-			slot = i, repl = true;
+	slot = md_slot_pick(mddev, rdev, rd, r1_slot_state, &repl);
 	if (slot < 0)
-		return -EEXIST;
+		return slot;
 
 	/* limits the array cannot take: the spare stays out of the slots */
 	err = r1_stack_limits(mddev, rdev);
@@ -2530,22 +2515,10 @@ static int raid1_spare_active(struct mddev *mddev)
 
 	spin_lock_irqsave(&mddev->lock, flags);
 	rcu_read_lock();
-	for (i = 0; i < rd; i++) {
-		struct md_rdev *rdev = rcu_dereference(conf->mirrors[i].rdev);
-		struct md_rdev *repl = rcu_dereference(conf->mirrors[i + rd].rdev);
-
-		count += md_slot_activate(mddev, rdev);
-		if (!md_slot_activate(mddev, repl))
-			continue;
-		if (!md_rdev_working(rdev))
-			count++;
-		if (md_rdev_alive(rdev)) {
-			md_mark_faulty(mddev, rdev);
-			clear_bit(RD_IN_SYNC, &rdev->flags);
-			pr_info("md/%s:%s: %pg replaced by %pg\n", conf->name,
-				mdname(mddev), rdev->bdev, repl->bdev);
-		}
-	}
+	for (i = 0; i < rd; i++)
+		count += md_slot_activate_pair(mddev,
+				rcu_dereference(conf->mirrors[i].rdev),
+				rcu_dereference(conf->mirrors[i + rd].rdev));
 	rcu_read_unlock();
 	r1_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);

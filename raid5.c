@@ -118,6 +118,21 @@
  * (r5g_use_rmw()).  A write that covers the whole row reads nothing.
  * Parity uses the kernel's xor and raid6_pq libraries only.
  *
+ * Replacement (mdadm --replace).  A member that wants replacing keeps
+ * its slot while a spare is built beside it in disks[].repl (slot i to
+ * the core and the superblocks, MD_FEATURE_REPLACEMENT).  Every member
+ * write of the slot goes to both (the same page, one more bio); a
+ * recovery copies each row to it, from the member alone when nothing
+ * else of the row is missing (R5D_RFILL, sh->fill_only), else from the
+ * reconstruction that rebuilds the row anyway.  A row is read from the
+ * replacement only where the member cannot serve it and the replacement
+ * was rebuilt past it, and a slot counts as working if either holds all
+ * of it.  So the data of the slot is on the member until the
+ * replacement holds all of it, whatever fails: once whole, spare_active()
+ * fails the member, and its removal hands the slot over; a member that
+ * fails half way hands over a replacement that goes on rebuilding from
+ * its recovery_offset; a replacement that fails just leaves.
+ *
  * Discard (devices_handle_discard_safely) is a write of zero pages to
  * whole rows; a row whose data pages are all zeroes from discards leaves
  * as discards to every member (r5_row_discarded()), so the bitmap, the
@@ -191,6 +206,21 @@ static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
 	return rdev;
 }
 
+/* The replacement of slot @i pinned for a write, or NULL. */
+static struct md_rdev *r5_pin_repl(struct r5conf *conf, int i)
+{
+	struct md_rdev *repl;
+
+	rcu_read_lock();
+	repl = rcu_dereference(conf->disks[i].repl);
+	if (md_rdev_alive(repl))
+		atomic_inc(&repl->nr_pending);
+	else
+		repl = NULL;
+	rcu_read_unlock();
+	return repl;
+}
+
 /*
  * Holds trusted data over @sectors at member sector @sector: alive,
  * rebuilt past it, and no range of it recorded in the member's bad-block
@@ -215,10 +245,34 @@ static bool r5_rdev_trusted(struct md_rdev *rdev, sector_t sector,
 	       r5_no_bad(rdev, sector, sectors);
 }
 
-/* Holds trusted data for the row at @sector. */
-static bool r5_rdev_readable(struct md_rdev *rdev, sector_t sector)
+static struct md_rdev *r5_repl_rcu(struct r5conf *conf, int i)
 {
-	return r5_rdev_trusted(rdev, sector, R5_STRIPE_SECTORS);
+	return rcu_dereference(conf->disks[i].repl);
+}
+
+/*
+ * What slot @i reads [@sector, + @sectors) from: its member if that
+ * holds trusted data there, else its replacement if that does (rebuilt
+ * past it), else NULL.  Under rcu_read_lock().
+ */
+static struct md_rdev *r5_slot_source(struct r5conf *conf, int i,
+				      sector_t sector, unsigned int sectors)
+{
+	struct md_rdev *rdev = r5_rdev_rcu(conf, i);
+
+	if (r5_rdev_trusted(rdev, sector, sectors))
+		return rdev;
+	rdev = r5_repl_rcu(conf, i);
+	if (r5_rdev_trusted(rdev, sector, sectors))
+		return rdev;
+	return NULL;
+}
+
+/* Slot @i holds the whole member: its member or a whole replacement. */
+static bool r5_slot_working(struct r5conf *conf, int i)
+{
+	return md_rdev_working(r5_rdev_rcu(conf, i)) ||
+	       md_rdev_working(r5_repl_rcu(conf, i));
 }
 
 static int r5_working(struct r5conf *conf)
@@ -227,10 +281,25 @@ static int r5_working(struct r5conf *conf)
 
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++)
-		if (md_rdev_working(r5_rdev_rcu(conf, i)))
+		if (r5_slot_working(conf, i))
 			n++;
 	rcu_read_unlock();
 	return n;
+}
+
+/*
+ * The replacement of slot @i if this row must still be copied to it
+ * (alive, not rebuilt past the row).  Under rcu_read_lock().
+ */
+static struct md_rdev *r5_repl_wants(struct r5conf *conf, int i,
+				     sector_t sector)
+{
+	struct md_rdev *repl = r5_repl_rcu(conf, i);
+
+	if (!md_rdev_alive(repl) ||
+	    md_rdev_readable(repl, sector, R5_STRIPE_SECTORS))
+		return NULL;
+	return repl;
 }
 
 static void r5_update_degraded(struct mddev *mddev)
@@ -400,6 +469,7 @@ static void r5_stripe_free(struct r5conf *conf, struct r5stripe *sh)
 		if (sh->dev[i].page)
 			__free_page(sh->dev[i].page);
 		kfree(sh->dev[i].bio);
+		kfree(sh->dev[i].rbio);
 	}
 	kfree(sh);
 }
@@ -425,7 +495,8 @@ static struct r5stripe *r5_stripe_alloc(struct r5conf *conf, gfp_t gfp)
 		INIT_LIST_HEAD(&dev->writing);
 		dev->page = alloc_page(gfp);
 		dev->bio = bio_kmalloc(1, gfp);
-		if (!dev->page || !dev->bio) {
+		dev->rbio = bio_kmalloc(1, gfp);
+		if (!dev->page || !dev->bio || !dev->rbio) {
 			r5_stripe_free(conf, sh);
 			return NULL;
 		}
@@ -1285,9 +1356,11 @@ static void r5_dev_endio(struct bio *bio)
 	struct r5stripe *sh = bio->bi_private;
 	struct r5dev *dev = sh->dev;
 
-	while (dev->bio != bio)
+	while (dev->bio != bio && dev->rbio != bio)
 		dev++;
-	if (bio->bi_status)
+	if (bio->bi_status && bio == dev->rbio)
+		set_bit(R5D_RWERR, &dev->flags);
+	else if (bio->bi_status)
 		set_bit(op_is_write(bio_op(bio)) ? R5D_WERR : R5D_RERR,
 			&dev->flags);
 	/*
@@ -1298,20 +1371,27 @@ static void r5_dev_endio(struct bio *bio)
 		r5_queue(sh);
 }
 
+/* Set @bio up for @dev's page on @rdev (the member or its replacement). */
+static void r5_bio_prep(struct r5stripe *sh, struct r5dev *dev,
+			struct bio *bio, struct md_rdev *rdev, blk_opf_t opf)
+{
+	bio_init(bio, rdev->bdev, bio->bi_inline_vecs, 1, opf);
+	bio->bi_iter.bi_sector = sh->sector + rdev->data_offset;
+	if (op_is_discard(opf))
+		bio->bi_iter.bi_size = PAGE_SIZE;
+	else
+		__bio_add_page(bio, dev->page, PAGE_SIZE, 0);
+	bio->bi_end_io = r5_dev_endio;
+	bio->bi_private = sh;
+}
+
 static void r5_dev_bio(struct r5stripe *sh, int i, struct md_rdev *rdev,
 		       blk_opf_t opf)
 {
 	struct r5dev *dev = &sh->dev[i];
 
 	dev->rdev = rdev;
-	bio_init(dev->bio, rdev->bdev, dev->bio->bi_inline_vecs, 1, opf);
-	dev->bio->bi_iter.bi_sector = sh->sector + rdev->data_offset;
-	if (op_is_discard(opf))
-		dev->bio->bi_iter.bi_size = PAGE_SIZE;
-	else
-		__bio_add_page(dev->bio, dev->page, PAGE_SIZE, 0);
-	dev->bio->bi_end_io = r5_dev_endio;
-	dev->bio->bi_private = sh;
+	r5_bio_prep(sh, dev, dev->bio, rdev, opf);
 }
 
 /*
@@ -1350,14 +1430,17 @@ static void r5_submit_one(struct r5conf *conf, struct bio *bio)
 	int i;
 
 	for (i = 0; i < conf->raid_disks; i++)
-		if (sh->dev[i].bio == bio)
+		if (sh->dev[i].bio == bio || sh->dev[i].rbio == bio)
 			break;
 	if (WARN_ON_ONCE(i == conf->raid_disks)) {
 		/* not a member bio of @sh: no position to keep */
 		submit_bio_noacct(bio);
 		return;
 	}
-	next = &conf->disks[i].next[op_is_write(bio_op(bio))];
+	if (bio == sh->dev[i].rbio)
+		next = &conf->disks[i].rnext[op_is_write(bio_op(bio))];
+	else
+		next = &conf->disks[i].next[op_is_write(bio_op(bio))];
 	back = bio->bi_iter.bi_sector < READ_ONCE(*next);
 	WRITE_ONCE(*next, bio_end_sector(bio));
 	submit_bio_noacct(bio);
@@ -1636,9 +1719,25 @@ static bool r5_missing(struct r5conf *conf, struct r5stripe *sh, int i)
 	if (test_bit(R5D_RERR, &sh->dev[i].flags))
 		return true;
 	rcu_read_lock();
-	readable = r5_rdev_readable(r5_rdev_rcu(conf, i), sh->sector);
+	readable = r5_slot_source(conf, i, sh->sector, R5_STRIPE_SECTORS);
 	rcu_read_unlock();
 	return !readable;
+}
+
+/* A recovery's replacements that still want this row. */
+static unsigned long r5_fill_set(struct r5conf *conf, struct r5stripe *sh)
+{
+	unsigned long fill = 0;
+	int i;
+
+	if (sh->syncing->mode != R5M_RECOVER)
+		return 0;
+	rcu_read_lock();
+	for (i = 0; i < conf->raid_disks; i++)
+		if (r5_repl_wants(conf, i, sh->sector))
+			fill |= BIT(i);
+	rcu_read_unlock();
+	return fill;
 }
 
 /*
@@ -1659,6 +1758,14 @@ static unsigned long r5_needed(struct r5conf *conf, struct r5stripe *sh,
 				need |= BIT(i);
 		return need;
 	case R5_OP_SYNC:
+		sh->fill = r5_fill_set(conf, sh);
+		/*
+		 * A row nothing is missing from is copied to the replacements
+		 * from the members they replace: no other reads, no parity.
+		 */
+		sh->fill_only = sh->fill && !missing;
+		if (sh->fill_only)
+			return sh->fill;
 		return BIT(conf->raid_disks) - 1;
 	}
 
@@ -1739,11 +1846,9 @@ static bool r5_pin_reads(struct r5conf *conf, struct r5stripe *sh,
 
 	for_each_set_bit(i, &mask, conf->raid_disks) {
 		rcu_read_lock();
-		rdev = r5_rdev_rcu(conf, i);
-		if (r5_rdev_readable(rdev, sh->sector))
+		rdev = r5_slot_source(conf, i, sh->sector, R5_STRIPE_SECTORS);
+		if (rdev)
 			atomic_inc(&rdev->nr_pending);
-		else
-			rdev = NULL;
 		rcu_read_unlock();
 		if (!rdev)
 			goto unpin;
@@ -1939,6 +2044,11 @@ static void r5_compute_sync(struct r5conf *conf, struct r5stripe *sh)
 	unsigned long missing = 0;
 	int i;
 
+	/* every page is uptodate now, or (fill_only) those of sh->fill */
+	for_each_set_bit(i, &sh->fill, conf->raid_disks)
+		set_bit(R5D_RFILL, &sh->dev[i].flags);
+	if (sh->fill_only)
+		return;
 	for (i = 0; i < conf->raid_disks; i++)
 		if (!test_bit(R5D_UPTODATE, &sh->dev[i].flags))
 			missing |= BIT(i);
@@ -2026,7 +2136,7 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 	bool discard = r5_row_discarded(conf, sh);
 	blk_opf_t opf = REQ_OP_WRITE;
 	struct md_rdev *rdev;
-	unsigned long mask = 0;
+	unsigned long mask = 0, rmask = 0;
 	struct r5piece *pc;
 	int i;
 
@@ -2036,6 +2146,19 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 		list_for_each_entry(pc, &dev->writing, node)
 			if (pc->req->master->bi_opf & REQ_FUA)
 				opf |= REQ_FUA;
+		/* what a member gets, its replacement gets too */
+		if (test_bit(R5D_WRITE, &dev->flags) ||
+		    test_bit(R5D_RFILL, &dev->flags)) {
+			rdev = r5_pin_repl(conf, i);
+			if (rdev &&
+			    r5_no_bad(rdev, sh->sector, R5_STRIPE_SECTORS)) {
+				dev->rrdev = rdev;
+				set_bit(R5D_RWRITE, &dev->flags);
+				rmask |= BIT(i);
+			} else if (rdev) {
+				md_rdev_unpin(rdev);
+			}
+		}
 		if (!test_bit(R5D_WRITE, &dev->flags))
 			continue;
 		rdev = r5_pin_alive(conf, i);
@@ -2052,7 +2175,7 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 			md_rdev_unpin(rdev);
 		clear_bit(R5D_WRITE, &dev->flags);
 	}
-	if (!mask)
+	if (!mask && !rmask)
 		return false;
 	/*
 	 * A member that cannot discard (a spare added since) gets the zero
@@ -2061,6 +2184,9 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 	 */
 	for_each_set_bit(i, &mask, conf->raid_disks)
 		if (!bdev_max_discard_sectors(sh->dev[i].rdev->bdev))
+			discard = false;
+	for_each_set_bit(i, &rmask, conf->raid_disks)
+		if (!bdev_max_discard_sectors(sh->dev[i].rrdev->bdev))
 			discard = false;
 	if (discard)
 		opf = REQ_OP_DISCARD;
@@ -2074,11 +2200,17 @@ static bool r5_issue_writes(struct r5conf *conf, struct r5stripe *sh)
 		else
 			r5_count(&w->writes_rcw);
 	}
-	atomic_set(&sh->io_pending, hweight_long(mask));
+	atomic_set(&sh->io_pending, hweight_long(mask) + hweight_long(rmask));
 	sh->state = R5_WRITE_WAIT;
 	for_each_set_bit(i, &mask, conf->raid_disks) {
 		r5_dev_bio(sh, i, sh->dev[i].rdev, opf);
 		r5_submit(conf, sh, sh->dev[i].bio);
+	}
+	for_each_set_bit(i, &rmask, conf->raid_disks) {
+		struct r5dev *dev = &sh->dev[i];
+
+		r5_bio_prep(sh, dev, dev->rbio, dev->rrdev, opf);
+		r5_submit(conf, sh, dev->rbio);
 	}
 	return true;
 }
@@ -2108,6 +2240,22 @@ static bool r5_writes_done(struct r5conf *conf, struct r5stripe *sh)
 			ok = false;
 	}
 	r5_io_done(conf, sh, R5D_WRITE);
+	/* a replacement that failed a write leaves; a member is short then */
+	for (i = 0; i < conf->raid_disks; i++) {
+		struct r5dev *dev = &sh->dev[i];
+
+		if (!test_bit(R5D_RWRITE, &dev->flags))
+			continue;
+		if (test_bit(R5D_RWERR, &dev->flags)) {
+			failed = true;
+			md_error(conf->mddev, dev->rrdev);
+		}
+		bio_uninit(dev->rbio);
+		md_rdev_unpin(dev->rrdev);
+		dev->rrdev = NULL;
+		clear_bit(R5D_RWRITE, &dev->flags);
+		clear_bit(R5D_RWERR, &dev->flags);
+	}
 	if (failed && hweight_long(r5_missing_set(conf, sh)) >
 		      conf->geo.max_degraded)
 		ok = false;
@@ -2716,10 +2864,8 @@ static struct md_rdev *r5_direct_member(struct r5conf *conf,
 
 	r5g_map(&conf->geo, asector, &i, ms);
 	rcu_read_lock();
-	rdev = r5_rdev_rcu(conf, i);
-	if (!r5_rdev_trusted(rdev, *ms, sectors))
-		rdev = NULL;
-	else
+	rdev = r5_slot_source(conf, i, *ms, sectors);
+	if (rdev)
 		atomic_inc(&rdev->nr_pending);
 	rcu_read_unlock();
 	return rdev;
@@ -2807,7 +2953,7 @@ static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
 
 /* ---- make_request ----------------------------------------------------- */
 
-/* Flush every working member; errors are not the caller's concern. */
+/* Flush every member and replacement; errors are not the caller's. */
 static void r5_flush_members(struct r5conf *conf)
 {
 	struct md_rdev *rdev;
@@ -2815,10 +2961,16 @@ static void r5_flush_members(struct r5conf *conf)
 
 	for (i = 0; i < conf->raid_disks; i++) {
 		rdev = r5_pin_alive(conf, i);
-		if (!rdev)
-			continue;
-		md_rdev_flush(rdev);
-		md_rdev_unpin(rdev);
+		if (rdev) {
+			md_rdev_flush(rdev);
+			md_rdev_unpin(rdev);
+		}
+		/* it holds acknowledged writes once it takes the slot */
+		rdev = r5_pin_repl(conf, i);
+		if (rdev) {
+			md_rdev_flush(rdev);
+			md_rdev_unpin(rdev);
+		}
 	}
 }
 
@@ -3078,7 +3230,18 @@ static void r5_flush_work(struct work_struct *work)
 
 /* ---- sync ------------------------------------------------------------- */
 
-/* Some member is being rebuilt below @end. */
+/* Member @k (k < raid_disks), else the replacement of slot k - raid_disks. */
+static struct md_rdev *r5_target_rcu(struct r5conf *conf, int k)
+{
+	if (k < conf->raid_disks)
+		return r5_rdev_rcu(conf, k);
+	return r5_repl_rcu(conf, k - conf->raid_disks);
+}
+
+/*
+ * Some member or replacement is being rebuilt at @start; else *@next:
+ * where the nearest one above is.
+ */
 static bool r5_needs_recovery(struct r5conf *conf, sector_t start,
 			      sector_t *next)
 {
@@ -3087,8 +3250,8 @@ static bool r5_needs_recovery(struct r5conf *conf, sector_t start,
 
 	*next = MD_MAX_SECTOR;
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++) {
-		struct md_rdev *rdev = r5_rdev_rcu(conf, i);
+	for (i = 0; i < 2 * conf->raid_disks; i++) {
+		struct md_rdev *rdev = r5_target_rcu(conf, i);
 		sector_t ro;
 
 		if (!md_rdev_alive(rdev) || test_bit(RD_IN_SYNC, &rdev->flags))
@@ -3118,8 +3281,8 @@ static bool r5_bitmap_sync(struct mddev *mddev, struct r5conf *conf, int mode)
 	if (mode != R5M_RECOVER)
 		return false;
 	rcu_read_lock();
-	for (i = 0; i < conf->raid_disks; i++) {
-		struct md_rdev *rdev = r5_rdev_rcu(conf, i);
+	for (i = 0; i < 2 * conf->raid_disks; i++) {
+		struct md_rdev *rdev = r5_target_rcu(conf, i);
 
 		if (md_rdev_alive(rdev) && !test_bit(RD_IN_SYNC, &rdev->flags) &&
 		    !test_bit(RD_BITMAP_READD, &rdev->flags))
@@ -3740,6 +3903,12 @@ static struct md_rdev *r5_rdev_locked(struct r5conf *conf, int i)
 			lockdep_is_held(&conf->mddev->reconfig_mutex));
 }
 
+static struct md_rdev *r5_repl_locked(struct r5conf *conf, int i)
+{
+	return rcu_dereference_protected(conf->disks[i].repl,
+			lockdep_is_held(&conf->mddev->reconfig_mutex));
+}
+
 static void raid5_status(struct seq_file *seq, struct mddev *mddev)
 {
 	struct r5conf *conf = mddev->private;
@@ -3751,8 +3920,7 @@ static void raid5_status(struct seq_file *seq, struct mddev *mddev)
 		   conf->raid_disks - READ_ONCE(mddev->degraded));
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++)
-		seq_putc(seq, md_rdev_working(r5_rdev_rcu(conf, i)) ?
-			 'U' : '_');
+		seq_putc(seq, r5_slot_working(conf, i) ? 'U' : '_');
 	rcu_read_unlock();
 	seq_putc(seq, ']');
 }
@@ -3766,6 +3934,15 @@ static void raid5_error_handler(struct mddev *mddev, struct md_rdev *rdev)
 	spin_lock_irqsave(&mddev->lock, flags);
 	if (test_bit(RD_FAULTY, &rdev->flags)) {
 		spin_unlock_irqrestore(&mddev->lock, flags);
+		return;
+	}
+	/* a replacement still being built leaves; its member holds the data */
+	if (test_bit(RD_REPLACEMENT, &rdev->flags) &&
+	    !test_bit(RD_IN_SYNC, &rdev->flags)) {
+		md_mark_faulty(mddev, rdev);
+		spin_unlock_irqrestore(&mddev->lock, flags);
+		pr_warn("md/raid:%s: replacement %pg failed, the member it was built for stays\n",
+			mdname(mddev), rdev->bdev);
 		return;
 	}
 	/*
@@ -3858,20 +4035,35 @@ static int r5_set_limits(struct mddev *mddev, struct r5conf *conf,
 	return md_limits_end(mddev, &ml);
 }
 
+/* Slot @i for md_slot_pick(): a working member may want a replacement. */
+static int r5_slot_state(struct mddev *mddev, int i)
+{
+	struct r5conf *conf = mddev->private;
+	struct md_rdev *rdev = r5_rdev_locked(conf, i);
+
+	if (!rdev)
+		return MD_SLOT_FREE;
+	if (md_rdev_working(rdev) &&
+	    test_bit(RD_WANT_REPLACEMENT, &rdev->flags) &&
+	    !r5_repl_locked(conf, i))
+		return MD_SLOT_WANTS_REPLACEMENT;
+	return MD_SLOT_TAKEN;
+}
+
+/*
+ * Put spare @rdev into a slot: a free one, else as the replacement of a
+ * member that wants one (md_slot_pick()).
+ */
 static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r5conf *conf = mddev->private;
-	int slot = -1, i, err;
+	int slot, err;
+	bool repl;
 
-	lockdep_assert_held(&mddev->reconfig_mutex);
-	i = rdev->saved_raid_disk;
-	if (i >= 0 && i < conf->raid_disks && !r5_rdev_locked(conf, i))
-		slot = i;
-	for (i = 0; slot < 0 && i < conf->raid_disks; i++)
-		if (!r5_rdev_locked(conf, i))
-			slot = i;
+	slot = md_slot_pick(mddev, rdev, conf->raid_disks, r5_slot_state,
+			    &repl);
 	if (slot < 0)
-		return -EEXIST;
+		return slot;
 	/*
 	 * Limits before the slot: IO finds the spare there only once the
 	 * array's limits allow for it; limits the array cannot take keep
@@ -3881,28 +4073,58 @@ static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 	if (err)
 		return err;
 	/* the bitmap tells what it missed in its own slot only */
-	if (slot != rdev->saved_raid_disk)
+	if (slot != rdev->saved_raid_disk || repl)
 		clear_bit(RD_BITMAP_READD, &rdev->flags);
-	md_slot_fill(&conf->disks[slot].rdev, rdev, slot);
+	if (repl) {
+		set_bit(RD_REPLACEMENT, &rdev->flags);
+		md_slot_fill(&conf->disks[slot].repl, rdev, slot);
+	} else {
+		md_slot_fill(&conf->disks[slot].rdev, rdev, slot);
+	}
 	return 0;
 }
 
+/*
+ * Take @rdev out of its slot.  A member that leaves while its slot has
+ * a replacement hands the slot to it: whole, or still rebuilding from
+ * its recovery_offset as any member would.
+ */
 static int raid5_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r5conf *conf = mddev->private;
 	int slot = rdev->raid_disk;
+	struct md_rdev *repl;
 	unsigned long flags;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (slot < 0 || slot >= conf->raid_disks ||
-	    r5_rdev_locked(conf, slot) != rdev)
+	if (slot < 0 || slot >= conf->raid_disks)
+		return 0;
+	if (r5_repl_locked(conf, slot) == rdev) {
+		if (md_rdev_working(rdev))
+			return -EBUSY;
+		/* the core clears RD_REPLACEMENT (md_rdev_leave_slot()) */
+		return md_slot_empty(&conf->disks[slot].repl, rdev);
+	}
+	if (r5_rdev_locked(conf, slot) != rdev)
 		return 0;
 	if (md_rdev_working(rdev))
 		return -EBUSY;
 	err = md_slot_empty(&conf->disks[slot].rdev, rdev);
 	if (err)
 		return err;
+	repl = r5_repl_locked(conf, slot);
+	if (repl) {
+		/*
+		 * A write that still finds it in both places writes it
+		 * twice, the same page: harmless.
+		 */
+		rcu_assign_pointer(conf->disks[slot].rdev, repl);
+		RCU_INIT_POINTER(conf->disks[slot].repl, NULL);
+		clear_bit(RD_REPLACEMENT, &repl->flags);
+		pr_info("md/raid:%s: %pg takes slot %d\n", mdname(mddev),
+			repl->bdev, slot);
+	}
 	spin_lock_irqsave(&mddev->lock, flags);
 	r5_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
@@ -3918,7 +4140,8 @@ static int raid5_spare_active(struct mddev *mddev)
 	spin_lock_irqsave(&mddev->lock, flags);
 	rcu_read_lock();
 	for (i = 0; i < conf->raid_disks; i++)
-		count += md_slot_activate(mddev, r5_rdev_rcu(conf, i));
+		count += md_slot_activate_pair(mddev, r5_rdev_rcu(conf, i),
+					       r5_repl_rcu(conf, i));
 	rcu_read_unlock();
 	r5_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
@@ -3993,20 +4216,34 @@ static void raid5_free_conf(struct r5conf *conf)
 /* Attach the members to their slots; -EINVAL on a conflict. */
 static int r5_attach_members(struct mddev *mddev, struct r5conf *conf)
 {
+	struct md_rdev __rcu **p;
 	struct md_rdev *rdev;
+	int slot;
 
 	rdev_for_each(rdev, mddev) {
-		int slot = rdev->raid_disk;
+		slot = rdev->raid_disk;
 
 		if (slot < 0 || slot >= conf->raid_disks ||
 		    test_bit(RD_FAULTY, &rdev->flags))
 			continue;
-		if (r5_rdev_locked(conf, slot)) {
+		p = &conf->disks[slot].rdev;
+		if (test_bit(RD_REPLACEMENT, &rdev->flags))
+			p = &conf->disks[slot].repl;
+		if (rcu_access_pointer(*p)) {
 			pr_err("md/raid:%s: two members claim slot %d\n",
 			       mdname(mddev), slot);
 			return -EINVAL;
 		}
+		RCU_INIT_POINTER(*p, rdev);
+	}
+	/* a replacement whose member is gone is that slot's member now */
+	for (slot = 0; slot < conf->raid_disks; slot++) {
+		rdev = r5_repl_locked(conf, slot);
+		if (!rdev || r5_rdev_locked(conf, slot))
+			continue;
 		RCU_INIT_POINTER(conf->disks[slot].rdev, rdev);
+		RCU_INIT_POINTER(conf->disks[slot].repl, NULL);
+		clear_bit(RD_REPLACEMENT, &rdev->flags);
 	}
 	return 0;
 }
@@ -4246,6 +4483,7 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	.size		= raid5_size,			\
 	.quiesce	= raid5_quiesce,		\
 	.resize_in_place = true,			\
+	.replacement	= true,				\
 	.round_dev_sectors = raid5_round_dev_sectors,	\
 }
 

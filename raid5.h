@@ -26,9 +26,11 @@
  *                   back.  Everything marked "owner" below is read and
  *                   written by the owner alone.
  *   mddev->lock     RD_IN_SYNC/RD_FAULTY transitions and mddev->degraded.
- *   reconfig_mutex  stores to disks[].rdev (run, hot_add, hot_remove).
- *   RCU             IO-path loads of disks[].rdev; rdev->nr_pending pins
- *                   a member while IO to it is in flight.
+ *   reconfig_mutex  stores to disks[].rdev and .repl (run, hot_add,
+ *                   hot_remove).
+ *   RCU             IO-path loads of disks[].rdev and .repl;
+ *                   rdev->nr_pending pins a member while IO to it is
+ *                   in flight.
  * No two of the spinlocks above nest: stealing an unused stripe from
  * another shard drops the row's shard lock before it takes the other.
  */
@@ -154,6 +156,9 @@ enum r5dev_flag {
 	R5D_WERR,		/* write failed */
 	R5D_OVERWRITE,		/* this operation's writes cover the page */
 	R5D_READBACK,		/* rewritten after a failed read, read back */
+	R5D_RFILL,		/* sync: the page is for the slot's replacement */
+	R5D_RWRITE,		/* write issued to the slot's replacement */
+	R5D_RWERR,		/* that write failed */
 };
 
 struct r5dev {
@@ -169,6 +174,9 @@ struct r5dev {
 	 * struct bio ends in a flexible array, so it cannot sit in dev[]).
 	 */
 	struct bio *bio;
+	/* the same page written to the slot's replacement (R5D_RWRITE) */
+	struct md_rdev *rrdev;
+	struct bio *rbio;
 };
 
 /* r5stripe.flags */
@@ -244,6 +252,9 @@ struct r5stripe {
 	int op;				/* enum r5_op */
 	struct r5sync *syncing;		/* the operation's sync request */
 	bool rmw;			/* the write reads old data + parity */
+	/* sync: replacements this row is copied to (r5_needed()) */
+	unsigned long fill;
+	bool fill_only;			/* ... and all it reads and writes */
 	bool write_ok;			/* writes reached redundancy */
 	int op_reads;			/* member reads this operation */
 	u64 bm_need;			/* R5_BITMAP_WAIT: the stamp */
@@ -313,10 +324,18 @@ struct r5worker {
 struct r5disk {
 	struct md_rdev __rcu *rdev;	/* see the locking summary */
 	/*
+	 * The replacement being built for rdev (RD_REPLACEMENT, mdadm
+	 * --replace): written with it, read only where rdev cannot be; as
+	 * ->rdev.  raid5.c "Replacement".
+	 */
+	struct md_rdev __rcu *repl;
+	/*
 	 * Where the latest read ([0]) and write ([1]) a worker submitted to
-	 * this member ended; a hint, any worker (r5_submit_one()).
+	 * this member and to its replacement ended; a hint, any worker
+	 * (r5_submit_one()).
 	 */
 	sector_t next[2];
+	sector_t rnext[2];
 };
 
 struct r5conf {
