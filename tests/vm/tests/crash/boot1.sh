@@ -6,7 +6,8 @@
 # variant's arrays on the virtio disks (raid1, raid10: md0; raid5/raid6:
 # md0 and md1, see common.sh), write and verify region A on each, print the
 # checkpoint, then crash (sysrq b) while fio writes region B on each and
-# every array is marked active (dirty).  Never reports a result of its
+# every array is marked active (dirty); raid5-replace: while vda's
+# replacement is half built.  Never reports a result of its
 # own when it works (the host checks the checkpoint and crash markers);
 # a failed check ends it with a result before the crash instead.
 . /harness/tests/crash/common.sh
@@ -31,8 +32,8 @@ writing() {
 }
 
 nr=$(echo "$ARRAYS" | wc -w)
-ktap_plan $((1 + 4 * nr + BITMAP))
-ktap_check "raid$LEVEL: virtio disks $(echo "$MEMBERS $DD_MEMBERS" | sed 's,/dev/,,g')" virtio_disks
+ktap_plan $((1 + 4 * nr + BITMAP + REPLACE))
+ktap_check "raid$LEVEL: virtio disks $(echo "$MEMBERS $DD_MEMBERS $REPL_DEV" | sed 's,/dev/,,g')" virtio_disks
 for md in $ARRAYS; do
 	ktap_check "${md#/dev/}: mdadm --create raid$LEVEL --assume-clean ($(members_of "$md" | wc -w) members)" \
 		md_create "$md"
@@ -48,6 +49,18 @@ if [ "$BITMAP" = 1 ]; then
 	ktap_check "md0: the bitmap is clean before region B" \
 		wait_bitmap_dirty 0 $MEMBERS
 fi
+# raid5-replace: vda's replacement is being built (slowly) at the crash
+start_replace() {
+	mdadm "$MD" --add "$REPL_DEV" || return 1
+	echo 300 > /sys/block/md0/md/sync_speed_max
+	mdadm "$MD" --replace /dev/vda || return 1
+	sleep 2
+	replacement_is "$REPL_DEV" 0 &&
+		grep -H . /sys/block/md0/md/sync_completed
+}
+[ "$REPLACE" = 1 ] &&
+	ktap_check "md0: --replace vda: $REPL_DEV is being built as its replacement" \
+		start_replace
 # a failure so far ends the test with a result instead of a crash
 [ "$KTAP_FAILED" -eq 0 ] || ktap_finish
 # the markers also go straight to the console: the runner's pipe may lag

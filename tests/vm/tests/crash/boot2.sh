@@ -12,6 +12,9 @@
 # With a bitmap (CRASH_BITMAP=1): the bitmap has dirty chunks after the
 # crash, and the resync touches only those: under 10 % of the members.
 #
+# raid5-replace: vda's replacement, half built at the crash, is one
+# again after assembly; it and the resync complete, it holds slot 0.
+#
 # raid5/raid6 also: md1, as dirty, is assembled without its last member.
 # Without force that is refused (mdadm --assemble --run fails, the kernel
 # log says "cannot start dirty degraded array", nothing runs).  With
@@ -72,8 +75,31 @@ resync_io() {
 	awk -v io="$_io" -v all="$_all" -v max="$3" 'BEGIN { exit !(100 * io / (2 * all) <= max) }'
 }
 
+# raid5-replace: every sync done (the recovery that completes the
+# replacement and the resync the crash asked for, in either order)
+syncs_done() {
+	for _r in 1 2 3; do
+		wait_resync md0 180 || return 1
+		sleep 2
+		[ "$(cat /sys/block/md0/md/sync_action)" = idle ] &&
+			[ "$(cat /sys/block/md0/md/resync_start)" = none ] &&
+			! grep -q replacement /sys/block/md0/md/dev-*/state &&
+			return 0
+	done
+	no_resync "$MD"
+}
+
+took_slot() {
+	grep -H . /sys/block/md0/md/dev-*/state /sys/block/md0/md/dev-*/slot
+	[ "$(cat "/sys/block/md0/md/dev-${REPL_DEV#/dev/}/slot")" = 0 ] &&
+		grep -q in_sync "/sys/block/md0/md/dev-${REPL_DEV#/dev/}/state" &&
+		{ ! [ -e /sys/block/md0/md/dev-vda ] ||
+			grep -q faulty /sys/block/md0/md/dev-vda/state; }
+}
+
 plan=10
 [ -n "$DD_MEMBERS" ] && plan=$((plan + 14))
+[ "$REPLACE" = 1 ] && plan=$((plan + 1))
 [ "$BITMAP" = 1 ] && plan=$((plan + 1))
 ktap_plan $plan
 ktap_check "virtio disks" virtio_disks
@@ -84,7 +110,18 @@ ktap_check "md0 superblocks: State active (unclean shutdown)" sb_states active $
 # the resync's member IO and time count from here, the assemble
 io0=$(member_io_sectors)
 read -r t0 _ < /proc/uptime
-if [ "$BITMAP" = 1 ]; then
+if [ "$REPLACE" = 1 ]; then
+	md_speed_limit 100 300
+	# shellcheck disable=SC2086
+	ktap_check "md0: mdadm --assemble, with the half-built replacement" \
+		mdadm --assemble $MD $MEMBERS $REPL_DEV
+	ktap_check "md0: $REPL_DEV is still vda's replacement in slot 0" \
+		replacement_is "$REPL_DEV" 0
+	md_speed_limit
+	ktap_check "md0: the replacement and the resync complete" syncs_done
+	ktap_check "md0: $REPL_DEV took slot 0, vda is faulty" took_slot
+	MEMBERS=$MEMBERS_AFTER
+elif [ "$BITMAP" = 1 ]; then
 	# shellcheck disable=SC2086
 	ktap_check "md0: mdadm --assemble" mdadm --assemble $MD $MEMBERS
 	ktap_check "md0: resync completes" wait_resync md0 180

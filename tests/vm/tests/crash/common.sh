@@ -12,6 +12,7 @@
 #   raid5  md0 = vda..vdd (4 members); md1 = vde vdf vdg (3 members)
 #   raid6  md0 = vda..vde (5 members); md1 = vdf..vdi (4 members)
 #   raid10 md0 = vda..vdd (near-2 on 4 members, 64K chunks)
+#   raid5-replace  md0 = vda..vdd, vde its spare (CRASH_REPLACE below)
 # md0 is the plain crash case.  md1 (parity levels only) is the dirty
 # degraded case: after the crash it is assembled without its last member.
 . /harness/lib.sh
@@ -49,6 +50,19 @@ if [ "$BITMAP" = 1 ]; then
 	DD_MEMBERS=
 	DD_LEFT_OUT=
 fi
+# CRASH_REPLACE=1 (raid5-replace): md0 = vda..vdd and the spare vde,
+# which boot 1 builds as vda's replacement, half way at the crash; once
+# boot 2 completes it, md0 = vde vdb vdc vdd (MEMBERS_AFTER), no md1
+REPLACE=$(sed -n 's/^CRASH_REPLACE=//p' /harness/config)
+REPLACE=${REPLACE:-0}
+REPL_DEV=
+MEMBERS_AFTER=$MEMBERS
+if [ "$REPLACE" = 1 ]; then
+	DD_MEMBERS=
+	DD_LEFT_OUT=
+	REPL_DEV=/dev/vde
+	MEMBERS_AFTER="/dev/vde $(echo "$MEMBERS" | cut -d' ' -f2-)"
+fi
 # md1's members without the one left out
 DD_PRESENT=
 for _d in $DD_MEMBERS; do
@@ -56,7 +70,7 @@ for _d in $DD_MEMBERS; do
 done
 ARRAYS="$MD${DD_MEMBERS:+ $DD}"
 # the last disk the guest must see
-LAST_DISK=$(echo "$MEMBERS $DD_MEMBERS" | awk '{ print $NF }')
+LAST_DISK=$(echo "$MEMBERS $DD_MEMBERS $REPL_DEV" | awk '{ print $NF }')
 
 # Region B starts at least 4 MiB after region A ends, so no stripe row
 # holds both (a row is at most 3 data chunks of 64 KiB here): when the
@@ -174,4 +188,15 @@ dd_status() {
 	for _d in $DD_PRESENT; do _u=${_u}U; done
 	_n=$(echo "$DD_MEMBERS" | wc -w)
 	echo "[$_n/$((_n - 1))] [${_u}_]"
+}
+
+# replacement_is DEV SLOT: DEV is md0's replacement in SLOT, (R) in mdstat
+replacement_is() {
+	_st=$(cat "/sys/block/md0/md/dev-${1#/dev/}/state" 2> /dev/null)
+	_sl=$(cat "/sys/block/md0/md/dev-${1#/dev/}/slot" 2> /dev/null)
+	mdstat_array md0
+	echo "${1#/dev/}: $_st, slot $_sl"
+	case ",$_st," in *,replacement,*) ;; *) return 1 ;; esac
+	[ "$_sl" = "$2" ] &&
+		mdstat_array md0 | grep -q "${1#/dev/}\[[0-9]*\](R)"
 }
