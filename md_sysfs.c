@@ -1540,7 +1540,8 @@ static ssize_t rdev_state_show(struct md_rdev *rdev, char *page)
  * "want_replacement": a member (not a spare, not a replacement itself)
  * asks for a spare to be built beside it.  Refused, with the reason in
  * the log, where it could not be served: this stack builds replacements
- * for RAID1 and RAID4/5/6 with 1.x superblocks (0.90 records none).
+ * for RAID1, RAID4/5/6 and RAID10 with 1.x superblocks (0.90 records
+ * none).
  */
 static int rdev_want_replacement(struct md_rdev *rdev)
 {
@@ -1552,7 +1553,7 @@ static int rdev_want_replacement(struct md_rdev *rdev)
 		return -EBUSY;
 	if (!mddev->pers->replacement || !mddev->persistent ||
 	    mddev->major_version != 1) {
-		pr_warn("md: %s: cannot replace %pg: this stack builds replacements for RAID1 and RAID4/5/6 with 1.x superblocks only\n",
+		pr_warn("md: %s: cannot replace %pg: this stack builds replacements for RAID1, RAID4/5/6 and RAID10 with 1.x superblocks only\n",
 			mdname(mddev), rdev->bdev);
 		return -EOPNOTSUPP;
 	}

@@ -57,8 +57,10 @@
  * the member until the replacement holds all of it, whatever fails: a
  * member that fails half way hands over a replacement that goes on
  * rebuilding from its recovery_offset like any new member, and a
- * replacement that fails just leaves.  RAID1 only: a layout (RAID10)
- * refuses to build one yet.
+ * replacement that fails just leaves.  With a layout (RAID10) the
+ * replacement holds its mirror's member sectors: the layout maps slot
+ * raid_disks + i as mirror i, and a layout's recovery, which walks member
+ * sectors, rebuilds replacements as it rebuilds members.
  *
  * Deferred work (read retries, md_error() after failed writes, the sync
  * state machine after each phase) runs on a per-array ordered workqueue
@@ -2187,7 +2189,7 @@ static sector_t r1_recover_layout(struct r1conf *conf, sector_t d,
 	bool beyond = false, failed, roles;
 	struct r1sync *rs;
 
-	for (i = 0; i < conf->raid_disks; i++) {
+	for (i = 0; i < r1_nslots(conf); i++) {
 		struct md_rdev *rdev;
 		sector_t ro;
 
@@ -2203,7 +2205,8 @@ static sector_t r1_recover_layout(struct r1conf *conf, sector_t d,
 			next = min(next, ro);
 			continue;
 		}
-		v = lay->virt(conf, i, d);
+		/* a replacement holds what its mirror holds there */
+		v = lay->virt(conf, i % conf->raid_disks, d);
 		if (v == R1_NO_COPY) {
 			beyond = true;	/* no data at @d on this mirror */
 			continue;
@@ -2408,10 +2411,7 @@ static int r1_stack_limits(struct mddev *mddev, struct md_rdev *rdev)
 	return md_limits_end(mddev, &ml);
 }
 
-/*
- * Mirror @i for md_slot_pick(): a working member may want a replacement
- * (RAID1 only: RAID10's layouts do not build them yet).
- */
+/* Mirror @i for md_slot_pick(): a working member may want a replacement. */
 static int r1_slot_state(struct mddev *mddev, int i)
 {
 	struct r1conf *conf = mddev->private;
@@ -2419,7 +2419,7 @@ static int r1_slot_state(struct mddev *mddev, int i)
 
 	if (!rdev)
 		return MD_SLOT_FREE;
-	if (!conf->layout && md_rdev_working(rdev) &&
+	if (md_rdev_working(rdev) &&
 	    test_bit(RD_WANT_REPLACEMENT, &rdev->flags) &&
 	    !r1_rdev_locked(conf, i + conf->raid_disks))
 		return MD_SLOT_WANTS_REPLACEMENT;
@@ -2445,6 +2445,8 @@ static int raid1_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 	if (err)
 		return err;
 	if (repl) {
+		/* new to this mirror: the bitmap does not say what it lacks */
+		clear_bit(RD_BITMAP_READD, &rdev->flags);
 		set_bit(RD_REPLACEMENT, &rdev->flags);
 		slot += rd;
 	}
@@ -2751,16 +2753,8 @@ int r1_engine_run(struct mddev *mddev, const char *name,
 		if (slot < 0 || slot >= conf->raid_disks ||
 		    test_bit(RD_FAULTY, &rdev->flags))
 			continue;
-		if (test_bit(RD_REPLACEMENT, &rdev->flags)) {
-			if (conf->layout) {
-				pr_err("md/%s:%s: %pg is a replacement, which %s does not serve yet\n",
-				       conf->name, mdname(mddev), rdev->bdev,
-				       conf->name);
-				ret = -EINVAL;
-				goto destroy_wq;
-			}
+		if (test_bit(RD_REPLACEMENT, &rdev->flags))
 			slot += conf->raid_disks;
-		}
 		if (r1_rdev_locked(conf, slot)) {
 			pr_err("md/%s:%s: two members claim slot %d\n",
 			       conf->name, mdname(mddev),

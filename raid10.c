@@ -26,8 +26,9 @@
  * array size), recovery walks member sectors up to dev_sectors and syncs
  * the array range that each rebuilding member holds there.
  *
- * Not here (in-tree has them): reshape, takeover from RAID0 and
- * replacement members; nor write-behind (in-tree RAID10 has none).
+ * Not here (in-tree has them): reshape and takeover from RAID0; nor
+ * write-behind (in-tree RAID10 has none).  Replacement members are the
+ * engine's (raid1.c "Replacement").
  * A size change (--grow --size) re-places the geometry with the array
  * suspended; far layouts refuse it, as in-tree.
  */
@@ -289,8 +290,6 @@ static int __init raid10_init(void)
 	raid10_personality.resize_in_place = true;
 	raid10_personality.round_dev_sectors = raid10_round_dev_sectors;
 	raid10_personality.dev_sectors_changed = raid10_dev_sectors_changed;
-	/* the engine builds replacements without a layout only (raid1.c) */
-	raid10_personality.replacement = false;
 	return md_register_personality(&raid10_personality);
 }
 

@@ -16,7 +16,7 @@
 #  - another member fails half way: the replacement completes from what
 #    the rest rebuild, the array is short that member only;
 #  - handed over half built, both ways, between in-tree md and this stack.
-# RAID6 runs the same cases in t111 (SLOW).
+# RAID6 runs the same cases in t111, RAID10 in t112 (both SLOW).
 . /harness/lib.sh
 LEVEL=${RP_LEVEL:-5}
 NDEV=4
