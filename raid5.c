@@ -4316,11 +4316,15 @@ static int raid5_run(struct mddev *mddev)
 	 * under memory pressure (the shrinker) or when idle.
 	 */
 	conf->budget_kb = totalram_pages() * (PAGE_SIZE >> 10) / R5_BUDGET_DIV;
-	/* the head, and per member a page and a one-vector bio */
+	/*
+	 * The head, and per member a page and two one-vector bios (the
+	 * member's and its replacement's)
+	 */
 	conf->stripe_bytes = sizeof(struct r5stripe) +
 			     conf->raid_disks * (sizeof(struct r5dev) +
-						 PAGE_SIZE + sizeof(struct bio) +
-						 sizeof(struct bio_vec));
+						 PAGE_SIZE +
+						 2 * (sizeof(struct bio) +
+						      sizeof(struct bio_vec)));
 	conf->rmw_level = r5g_rmw_default(&geo);
 	mutex_init(&conf->workers_mutex);
 	INIT_DELAYED_WORK(&conf->trim_work, r5_trim_work);
