@@ -656,6 +656,31 @@ enum md_slot_state {
 
 int md_slot_pick(struct mddev *mddev, struct md_rdev *rdev, int nslots,
 		 int (*state)(struct mddev *mddev, int slot), bool *repl);
+
+/* The state of a slot holding member @rdev and replacement @repl. */
+static inline int md_slot_state(struct md_rdev *rdev, struct md_rdev *repl)
+{
+	if (!rdev)
+		return MD_SLOT_FREE;
+	if (md_rdev_working(rdev) &&
+	    test_bit(RD_WANT_REPLACEMENT, &rdev->flags) && !repl)
+		return MD_SLOT_WANTS_REPLACEMENT;
+	return MD_SLOT_TAKEN;
+}
+
+/*
+ * A slot's member *@p and the replacement *@rp built beside it;
+ * reconfig_mutex held.  md_slot_hand_over(): a replacement whose member
+ * is gone (at assembly, or once it left) becomes the member; returns it,
+ * or NULL.  md_slot_release(): HOT_REMOVE_DISK for @rdev, which holds *@p
+ * or *@rp: -EBUSY while it works, as md_slot_empty() while IO holds it,
+ * and a member that leaves hands the slot to its replacement.
+ */
+struct md_rdev *md_slot_hand_over(struct mddev *mddev,
+				  struct md_rdev __rcu **p,
+				  struct md_rdev __rcu **rp);
+int md_slot_release(struct mddev *mddev, struct md_rdev __rcu **p,
+		    struct md_rdev __rcu **rp, struct md_rdev *rdev);
 /*
  * Bad blocks of a member, in sectors relative to its data_offset.
  * md_rdev_set_badblocks() records [s, s + sectors) unacknowledged and asks

@@ -1397,6 +1397,49 @@ int md_slot_pick(struct mddev *mddev, struct md_rdev *rdev, int nslots,
 }
 EXPORT_SYMBOL_GPL(md_slot_pick);
 
+struct md_rdev *md_slot_hand_over(struct mddev *mddev,
+				  struct md_rdev __rcu **p,
+				  struct md_rdev __rcu **rp)
+{
+	struct md_rdev *repl = rcu_dereference_protected(*rp,
+			lockdep_is_held(&mddev->reconfig_mutex));
+
+	if (!repl || rcu_access_pointer(*p))
+		return NULL;
+	/*
+	 * IO that still finds it in both places writes it twice, the same
+	 * data: harmless.
+	 */
+	rcu_assign_pointer(*p, repl);
+	RCU_INIT_POINTER(*rp, NULL);
+	clear_bit(RD_REPLACEMENT, &repl->flags);
+	return repl;
+}
+EXPORT_SYMBOL_GPL(md_slot_hand_over);
+
+int md_slot_release(struct mddev *mddev, struct md_rdev __rcu **p,
+		    struct md_rdev __rcu **rp, struct md_rdev *rdev)
+{
+	struct md_rdev *repl;
+	int err;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (md_rdev_working(rdev))
+		return -EBUSY;
+	/* the core clears RD_REPLACEMENT (md_rdev_leave_slot()) */
+	if (rcu_access_pointer(*rp) == rdev)
+		return md_slot_empty(rp, rdev);
+	err = md_slot_empty(p, rdev);
+	if (err)
+		return err;
+	repl = md_slot_hand_over(mddev, p, rp);
+	if (repl)
+		pr_info("md: %s: %pg takes slot %d\n", mdname(mddev),
+			repl->bdev, repl->raid_disk);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(md_slot_release);
+
 int md_slot_empty(struct md_rdev __rcu **p, struct md_rdev *rdev)
 {
 	lockdep_assert_held(&rdev->mddev->reconfig_mutex);

@@ -2415,15 +2415,9 @@ static int r1_stack_limits(struct mddev *mddev, struct md_rdev *rdev)
 static int r1_slot_state(struct mddev *mddev, int i)
 {
 	struct r1conf *conf = mddev->private;
-	struct md_rdev *rdev = r1_rdev_locked(conf, i);
 
-	if (!rdev)
-		return MD_SLOT_FREE;
-	if (md_rdev_working(rdev) &&
-	    test_bit(RD_WANT_REPLACEMENT, &rdev->flags) &&
-	    !r1_rdev_locked(conf, i + conf->raid_disks))
-		return MD_SLOT_WANTS_REPLACEMENT;
-	return MD_SLOT_TAKEN;
+	return md_slot_state(r1_rdev_locked(conf, i),
+			     r1_rdev_locked(conf, i + conf->raid_disks));
 }
 
 /*
@@ -2464,39 +2458,23 @@ static int raid1_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r1conf *conf = mddev->private;
 	int rd = conf->raid_disks, slot = rdev->raid_disk;
-	struct md_rdev *repl;
 	unsigned long flags;
+	bool member;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (slot < 0 || slot >= rd)
 		return 0;
-	if (r1_rdev_locked(conf, slot + rd) == rdev) {
-		if (md_rdev_working(rdev))
-			return -EBUSY;
-		/* the core clears RD_REPLACEMENT (md_rdev_leave_slot()) */
-		return md_slot_empty(&conf->mirrors[slot + rd].rdev, rdev);
-	}
-	if (r1_rdev_locked(conf, slot) != rdev)
+	member = r1_rdev_locked(conf, slot) == rdev;
+	if (!member && r1_rdev_locked(conf, slot + rd) != rdev)
 		return 0;
-	if (md_rdev_working(rdev))
-		return -EBUSY;
-	err = md_slot_empty(&conf->mirrors[slot].rdev, rdev);
+	err = md_slot_release(mddev, &conf->mirrors[slot].rdev,
+			      &conf->mirrors[slot + rd].rdev, rdev);
 	if (err)
 		return err;
-	repl = r1_rdev_locked(conf, slot + rd);
-	if (repl) {
-		/*
-		 * IO that still finds it in the replacement's place as well
-		 * writes it twice, the same data: harmless.
-		 */
+	/* the mirror's member is another one now (its replacement) or none */
+	if (member)
 		WRITE_ONCE(conf->mirrors[slot].head, 0);
-		rcu_assign_pointer(conf->mirrors[slot].rdev, repl);
-		RCU_INIT_POINTER(conf->mirrors[slot + rd].rdev, NULL);
-		clear_bit(RD_REPLACEMENT, &repl->flags);
-		pr_info("md/%s:%s: %pg takes slot %d\n", conf->name,
-			mdname(mddev), repl->bdev, slot);
-	}
 	spin_lock_irqsave(&mddev->lock, flags);
 	r1_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
@@ -2768,14 +2746,9 @@ int r1_engine_run(struct mddev *mddev, const char *name,
 			goto destroy_wq;
 	}
 	/* a replacement whose member is gone is that mirror's member now */
-	for (i = 0; i < conf->raid_disks; i++) {
-		rdev = r1_rdev_locked(conf, i + conf->raid_disks);
-		if (!rdev || r1_rdev_locked(conf, i))
-			continue;
-		RCU_INIT_POINTER(conf->mirrors[i].rdev, rdev);
-		RCU_INIT_POINTER(conf->mirrors[i + conf->raid_disks].rdev, NULL);
-		clear_bit(RD_REPLACEMENT, &rdev->flags);
-	}
+	for (i = 0; i < conf->raid_disks; i++)
+		md_slot_hand_over(mddev, &conf->mirrors[i].rdev,
+				  &conf->mirrors[i + conf->raid_disks].rdev);
 	working = r1_working(conf);
 	if (!working || !r1_enough(conf, -1)) {
 		pr_err("md/%s:%s: not enough operational mirrors to hold every copy, refusing to start\n",

@@ -191,13 +191,29 @@ static struct md_rdev *r5_rdev_rcu(struct r5conf *conf, int i)
 	return rcu_dereference(conf->disks[i].rdev);
 }
 
-/* Member @i pinned for IO (nr_pending, dropped by md_rdev_unpin()), or NULL. */
-static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
+static struct md_rdev *r5_repl_rcu(struct r5conf *conf, int i)
+{
+	return rcu_dereference(conf->disks[i].repl);
+}
+
+/* Member @k (k < raid_disks), else the replacement of slot k - raid_disks. */
+static struct md_rdev *r5_target_rcu(struct r5conf *conf, int k)
+{
+	if (k < conf->raid_disks)
+		return r5_rdev_rcu(conf, k);
+	return r5_repl_rcu(conf, k - conf->raid_disks);
+}
+
+/*
+ * Device @k of r5_target_rcu() pinned for IO (nr_pending, dropped by
+ * md_rdev_unpin()), or NULL.
+ */
+static struct md_rdev *r5_pin_target(struct r5conf *conf, int k)
 {
 	struct md_rdev *rdev;
 
 	rcu_read_lock();
-	rdev = r5_rdev_rcu(conf, i);
+	rdev = r5_target_rcu(conf, k);
 	if (md_rdev_alive(rdev))
 		atomic_inc(&rdev->nr_pending);
 	else
@@ -206,19 +222,16 @@ static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
 	return rdev;
 }
 
+/* Member @i pinned for IO, or NULL. */
+static struct md_rdev *r5_pin_alive(struct r5conf *conf, int i)
+{
+	return r5_pin_target(conf, i);
+}
+
 /* The replacement of slot @i pinned for a write, or NULL. */
 static struct md_rdev *r5_pin_repl(struct r5conf *conf, int i)
 {
-	struct md_rdev *repl;
-
-	rcu_read_lock();
-	repl = rcu_dereference(conf->disks[i].repl);
-	if (md_rdev_alive(repl))
-		atomic_inc(&repl->nr_pending);
-	else
-		repl = NULL;
-	rcu_read_unlock();
-	return repl;
+	return r5_pin_target(conf, conf->raid_disks + i);
 }
 
 /*
@@ -243,11 +256,6 @@ static bool r5_rdev_trusted(struct md_rdev *rdev, sector_t sector,
 {
 	return md_rdev_readable(rdev, sector, sectors) &&
 	       r5_no_bad(rdev, sector, sectors);
-}
-
-static struct md_rdev *r5_repl_rcu(struct r5conf *conf, int i)
-{
-	return rcu_dereference(conf->disks[i].repl);
 }
 
 /*
@@ -2959,18 +2967,13 @@ static void r5_flush_members(struct r5conf *conf)
 	struct md_rdev *rdev;
 	int i;
 
-	for (i = 0; i < conf->raid_disks; i++) {
-		rdev = r5_pin_alive(conf, i);
-		if (rdev) {
-			md_rdev_flush(rdev);
-			md_rdev_unpin(rdev);
-		}
-		/* it holds acknowledged writes once it takes the slot */
-		rdev = r5_pin_repl(conf, i);
-		if (rdev) {
-			md_rdev_flush(rdev);
-			md_rdev_unpin(rdev);
-		}
+	/* a replacement holds acknowledged writes once it takes the slot */
+	for (i = 0; i < 2 * conf->raid_disks; i++) {
+		rdev = r5_pin_target(conf, i);
+		if (!rdev)
+			continue;
+		md_rdev_flush(rdev);
+		md_rdev_unpin(rdev);
 	}
 }
 
@@ -3229,14 +3232,6 @@ static void r5_flush_work(struct work_struct *work)
 }
 
 /* ---- sync ------------------------------------------------------------- */
-
-/* Member @k (k < raid_disks), else the replacement of slot k - raid_disks. */
-static struct md_rdev *r5_target_rcu(struct r5conf *conf, int k)
-{
-	if (k < conf->raid_disks)
-		return r5_rdev_rcu(conf, k);
-	return r5_repl_rcu(conf, k - conf->raid_disks);
-}
 
 /*
  * Some member or replacement is being rebuilt at @start; else *@next:
@@ -4039,15 +4034,8 @@ static int r5_set_limits(struct mddev *mddev, struct r5conf *conf,
 static int r5_slot_state(struct mddev *mddev, int i)
 {
 	struct r5conf *conf = mddev->private;
-	struct md_rdev *rdev = r5_rdev_locked(conf, i);
 
-	if (!rdev)
-		return MD_SLOT_FREE;
-	if (md_rdev_working(rdev) &&
-	    test_bit(RD_WANT_REPLACEMENT, &rdev->flags) &&
-	    !r5_repl_locked(conf, i))
-		return MD_SLOT_WANTS_REPLACEMENT;
-	return MD_SLOT_TAKEN;
+	return md_slot_state(r5_rdev_locked(conf, i), r5_repl_locked(conf, i));
 }
 
 /*
@@ -4093,38 +4081,18 @@ static int raid5_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
 {
 	struct r5conf *conf = mddev->private;
 	int slot = rdev->raid_disk;
-	struct md_rdev *repl;
 	unsigned long flags;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (slot < 0 || slot >= conf->raid_disks)
+	if (slot < 0 || slot >= conf->raid_disks ||
+	    (r5_rdev_locked(conf, slot) != rdev &&
+	     r5_repl_locked(conf, slot) != rdev))
 		return 0;
-	if (r5_repl_locked(conf, slot) == rdev) {
-		if (md_rdev_working(rdev))
-			return -EBUSY;
-		/* the core clears RD_REPLACEMENT (md_rdev_leave_slot()) */
-		return md_slot_empty(&conf->disks[slot].repl, rdev);
-	}
-	if (r5_rdev_locked(conf, slot) != rdev)
-		return 0;
-	if (md_rdev_working(rdev))
-		return -EBUSY;
-	err = md_slot_empty(&conf->disks[slot].rdev, rdev);
+	err = md_slot_release(mddev, &conf->disks[slot].rdev,
+			      &conf->disks[slot].repl, rdev);
 	if (err)
 		return err;
-	repl = r5_repl_locked(conf, slot);
-	if (repl) {
-		/*
-		 * A write that still finds it in both places writes it
-		 * twice, the same page: harmless.
-		 */
-		rcu_assign_pointer(conf->disks[slot].rdev, repl);
-		RCU_INIT_POINTER(conf->disks[slot].repl, NULL);
-		clear_bit(RD_REPLACEMENT, &repl->flags);
-		pr_info("md/raid:%s: %pg takes slot %d\n", mdname(mddev),
-			repl->bdev, slot);
-	}
 	spin_lock_irqsave(&mddev->lock, flags);
 	r5_update_degraded(mddev);
 	spin_unlock_irqrestore(&mddev->lock, flags);
@@ -4237,14 +4205,9 @@ static int r5_attach_members(struct mddev *mddev, struct r5conf *conf)
 		RCU_INIT_POINTER(*p, rdev);
 	}
 	/* a replacement whose member is gone is that slot's member now */
-	for (slot = 0; slot < conf->raid_disks; slot++) {
-		rdev = r5_repl_locked(conf, slot);
-		if (!rdev || r5_rdev_locked(conf, slot))
-			continue;
-		RCU_INIT_POINTER(conf->disks[slot].rdev, rdev);
-		RCU_INIT_POINTER(conf->disks[slot].repl, NULL);
-		clear_bit(RD_REPLACEMENT, &rdev->flags);
-	}
+	for (slot = 0; slot < conf->raid_disks; slot++)
+		md_slot_hand_over(mddev, &conf->disks[slot].rdev,
+				  &conf->disks[slot].repl);
 	return 0;
 }
 

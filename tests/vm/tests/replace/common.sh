@@ -28,6 +28,8 @@
 #    array half way and completes it (in-tree md and this stack, both
 #    ways; IMPL=intree: in-tree, unloaded and reloaded).
 
+. /harness/tests/raid5/common.sh	# r5_members
+
 MD=/dev/md0
 SYS=/sys/block/md0/md
 SIZE=24M
@@ -108,16 +110,10 @@ one_spare() {
 
 rp_create() {
 	brd_setup "$NDISKS" "$RP_KIB" || return 1
-	_l=
-	_i=0
-	while [ $_i -lt "$NDEV" ]; do
-		_l="$_l /dev/ram$_i"
-		_i=$((_i + 1))
-	done
 	# RAM disks read zeroes: data and parity agree from the start
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046
 	mdadm --create $MD --run --level=$LEVEL --raid-devices=$NDEV \
-		--metadata=1.2 --assume-clean $_l || return 1
+		--metadata=1.2 --assume-clean $(r5_members "$NDEV") || return 1
 	mdadm $MD --add "/dev/ram$NDEV" "/dev/ram$((NDEV + 1))" || return 1
 	fio_write_verify $MD $SIZE > /tmp/fio.out 2>&1
 	fio_log_ok $?
