@@ -325,11 +325,10 @@ struct mddev {
 /* How the sync's CPU work is weighed against the foreground's. */
 enum md_sync_prio {
 	MD_SYNC_PRIO_OWN,	/* the task's own nice */
-	MD_SYNC_PRIO_FLOOR,	/* late for the floor: MD_SYNC_FLOOR_NICE */
+	MD_SYNC_PRIO_FLOOR,	/* late for the floor: SCHED_FIFO, lowest */
 	MD_SYNC_PRIO_YIELD,	/* beside a light foreground: _YIELD_NICE */
 };
 
-#define MD_SYNC_FLOOR_NICE	MIN_NICE
 #define MD_SYNC_YIELD_NICE	MAX_NICE
 void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice);
 

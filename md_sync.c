@@ -54,30 +54,24 @@
  * (floor_late: the foreground is busy and completed sync fell 100 ms of
  * speed_min behind, more than a floor kept as a metronome ever is, and
  * has not caught up), mddev->sync_prio is MD_SYNC_PRIO_FLOOR and the
- * sync's tasks run at MD_SYNC_FLOOR_NICE (md_sync_nice()); otherwise
- * each is at its own nice.  The workers take the weight per stripe and
- * restore their own before the work item returns; one that shares the
- * CPU with 64 readers may not reach its next stripe for seconds (the
- * initial resync stood at 0 KiB/s so), so the sync thread raises the
+ * sync's tasks run SCHED_FIFO at the lowest RT priority
+ * (md_sync_nice()); otherwise each is at its own nice.  The workers
+ * take the weight per stripe and restore their own before the work
+ * item returns; one that shares the CPU with 64 readers may not reach
+ * its next stripe for seconds (the initial resync stood at 0 KiB/s
+ * so), so the sync thread raises the
  * running ones itself (pers->sync_raise).  A thread waiting for a
  * completion, or for all in flight at a checkpoint, asks the throttle
  * again every 50 ms, since a full window queued before the foreground
  * started may not complete before the boost (a repair at 5000 KiB/s,
- * and a resync at a checkpoint, stood still 4 s so).  Nices, not
- * scheduling classes: the sync's share stays a weight, so a floor the
- * CPU cannot give (5000 KiB/s there is nearly all of it) still leaves
- * the readers some.
- *
- * A lower weight while the floor is met (nice 19) beside any
- * foreground was tried: beside 64 readers it cost the floor, which a
- * starved sync then kept only in catch-up bursts (743-1065 KiB/s of
- * 1000).  So the sync yields (MD_SYNC_PRIO_YIELD, MD_SYNC_YIELD_NICE)
- * only beside a light foreground (the decision's light: a QD1 reader,
- * whose every completion that waits behind parity work is lost IOPS)
- * and never beside one that keeps the CPU busy.  The sync thread keeps
- * its own weight then: starved beside 64 CPU-bound readers it could not
- * see the floor fall late (it held 110-208 KiB/s of 1000 so); once the
- * floor is late in a busy period the throttle says light no more.
+ * and a resync at a checkpoint, stood still 4 s so).  A nice was not
+ * enough: at nice -20 beside 64 nice-0 readers the sync gets about 57 %
+ * of one vCPU, and a RAID6 sync costs about 19 % of it per MiB/s, so a
+ * floor of 5000 KiB/s held 2.7-2.9 MiB/s.  As SCHED_FIFO the sync takes
+ * what it needs for the floor and no more (it issues only what the
+ * floor asks for while the foreground is busy); RT throttling
+ * (sched_rt_runtime_us) still leaves the readers 5 %, and the class is
+ * dropped as soon as the floor is met again.
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -94,12 +88,16 @@
  */
 void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice)
 {
-	if (prio == MD_SYNC_PRIO_FLOOR)
-		nice = MD_SYNC_FLOOR_NICE;
-	else if (prio == MD_SYNC_PRIO_YIELD)
+	might_sleep();
+	if (prio == MD_SYNC_PRIO_FLOOR) {
+		if (p->policy != SCHED_FIFO)
+			sched_set_fifo_low(p);
+		return;
+	}
+	if (prio == MD_SYNC_PRIO_YIELD)
 		nice = MD_SYNC_YIELD_NICE;
-	if (task_nice(p) != nice)
-		set_user_nice(p, nice);
+	if (p->policy != SCHED_NORMAL || task_nice(p) != nice)
+		sched_set_normal(p, nice);
 }
 EXPORT_SYMBOL_GPL(md_sync_nice);
 

@@ -55,7 +55,7 @@
  * rather than behind a sync request's 16 stripes of parity work.  A
  * worker sharing the CPU with 64 readers may not reach its next stripe
  * for seconds, so the sync thread raises the running ones itself
- * (raid5_sync_raise(), under w->lock while w->task names the kworker,
+ * (raid5_sync_raise(), under w->task_mutex while w->task names it,
  * which clears it before restoring its own nice).
  *
  * Reads of data on a member that holds it (In_sync, or rebuilt past it)
@@ -2803,10 +2803,10 @@ static void raid5_sync_raise(struct mddev *mddev)
 	for (i = 0; i < R5_MAX_WORKERS; i++) {
 		struct r5worker *w = &conf->workers[i];
 
-		spin_lock_irq(&w->lock);
+		mutex_lock(&w->task_mutex);
 		if (w->task)
 			md_sync_nice(w->task, prio, w->task_nice);
-		spin_unlock_irq(&w->lock);
+		mutex_unlock(&w->task_mutex);
 	}
 }
 
@@ -2819,10 +2819,10 @@ static void raid5_work(struct work_struct *work)
 	enum md_sync_prio prio;
 	struct blk_plug plug;
 
-	spin_lock_irq(&w->lock);
+	mutex_lock(&w->task_mutex);
 	w->task = current;
 	w->task_nice = nice;
-	spin_unlock_irq(&w->lock);
+	mutex_unlock(&w->task_mutex);
 	blk_start_plug(&plug);
 	if (first && !list_empty_careful(&conf->bm_held))
 		r5_unhold_all(conf);
@@ -2852,9 +2852,9 @@ static void raid5_work(struct work_struct *work)
 	}
 	r5_submit_held(w);
 	blk_finish_plug(&plug);
-	spin_lock_irq(&w->lock);
+	mutex_lock(&w->task_mutex);
 	w->task = NULL;
-	spin_unlock_irq(&w->lock);
+	mutex_unlock(&w->task_mutex);
 	/* after clearing w->task: no raise can come after this */
 	md_sync_nice(current, MD_SYNC_PRIO_OWN, nice);
 }
@@ -3434,6 +3434,7 @@ static int r5_alloc_workers(struct r5conf *conf)
 		w->conf = conf;
 		INIT_WORK(&w->work, raid5_work);
 		spin_lock_init(&w->lock);
+		mutex_init(&w->task_mutex);
 		INIT_LIST_HEAD(&w->handle);
 		INIT_LIST_HEAD(&w->handle_sync);
 		if (!err && i < conf->nr_workers)

@@ -300,10 +300,12 @@ struct r5worker {
 	/*
 	 * The kworker running raid5_work() for this worker, NULL between
 	 * runs; ->lock, so the sync thread raises only a task still here
-	 * (raid5_sync_raise()), never one back in the pool
+	 * (raid5_sync_raise()), never one back in the pool; ->task_mutex
+	 * (changing a scheduling class may sleep)
 	 */
+	struct mutex task_mutex;
 	struct task_struct *task;
-	long task_nice;			/* its own nice; ->lock, with task */
+	long task_nice;			/* its own nice; ->task_mutex */
 	/* the worker alone: member bios not submitted yet (r5_submit()) */
 	struct bio_list held;
 	unsigned int nr_held;
