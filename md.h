@@ -84,6 +84,13 @@ struct md_rdev {
 	 */
 	sector_t sb_start;
 	sector_t data_offset;		/* start of data on the member */
+	/*
+	 * Where the data starts in the new geometry of a reshape that
+	 * moves it (dev-XXX/new_offset, MD_FEATURE_NEW_OFFSET); equal to
+	 * data_offset otherwise.  Changed under reconfig_mutex with no
+	 * reshape running; the reshape reads it plainly.
+	 */
+	sector_t new_data_offset;
 	sector_t sectors;
 	struct page *sb_page;		/* superblock image, core only */
 	u64 sb_events;			/* events in its superblock */
@@ -129,6 +136,7 @@ enum md_recovery_flag {
 	MDR_INTR,		/* stop the sync thread early */
 	MDR_DONE,		/* sync thread finished; md thread reaps */
 	MDR_FROZEN,		/* sync_action "frozen" */
+	MDR_RESHAPE,		/* the pass is a reshape (md_reshape.c) */
 };
 
 /* mddev.flags bits */
@@ -170,6 +178,17 @@ enum md_sb_flag {
 
 struct md_personality;
 struct md_bitmap;
+
+/*
+ * A takeover's result (md_personality.takeover): the new description;
+ * a member in slot drop_slot (-1: none) leaves its slot as a spare,
+ * slots at and above the old raid_disks start empty.
+ */
+struct md_takeover {
+	int level, layout, chunk_sectors, raid_disks;
+	int drop_slot;
+};
+
 struct file;
 
 /* One CPU's share of the foreground IO counts (struct mddev.fg). */
@@ -202,6 +221,22 @@ struct mddev {
 	int major_version, minor_version;
 	bool persistent;		/* superblock owned by the core */
 	int level, layout, chunk_sectors, raid_disks;
+	/*
+	 * Reshape (md_reshape.c).  The geometry asked for or being reshaped
+	 * to; equal to level/layout/chunk_sectors and delta_disks 0 while
+	 * none is.  During a reshape raid_disks is the new count and
+	 * raid_disks - delta_disks the old, as the superblocks say.
+	 * reshape_position: the next array sector to move (forwards: below
+	 * it the new geometry holds the data; backwards: at and above it),
+	 * MD_MAX_SECTOR with no reshape; the checkpoint the superblocks
+	 * record, advanced by the sync thread under mddev->lock.  The rest
+	 * under reconfig_mutex.
+	 */
+	int new_level, new_layout, new_chunk_sectors, delta_disks;
+	bool reshape_backwards;
+	sector_t reshape_position;
+	/* array sectors the reshape walks (the smaller geometry's); pers */
+	sector_t reshape_end;
 	sector_t dev_sectors;		/* used sectors on each member */
 	sector_t array_sectors;
 	u8 uuid[16];
@@ -331,6 +366,9 @@ enum md_sync_prio {
 
 #define MD_SYNC_YIELD_NICE	MAX_NICE
 void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice);
+
+/* md_reshape.c, for personalities: record @pos, on disk on return */
+void md_reshape_checkpoint(struct mddev *mddev, sector_t pos);
 
 /* A bitmap on the members (not in a file): what superblocks announce. */
 static inline bool md_internal_bitmap(struct mddev *mddev)
@@ -473,6 +511,29 @@ struct md_personality {
 	sector_t (*sync_sectors)(struct mddev *mddev, sector_t sectors);
 	/* 1: stop all IO and wait for in-flight; 0: resume. */
 	void (*quiesce)(struct mddev *mddev, int quiesce);
+	/*
+	 * Optional: reshape (md_reshape.c), all under reconfig_mutex.
+	 * check_reshape() validates the change in mddev->new_layout,
+	 * new_chunk_sectors and delta_disks (0 or an error that says why;
+	 * the core puts the old values back).  start_reshape() begins it:
+	 * places the spares the new geometry needs, sets raid_disks,
+	 * reshape_position and reshape_end.  finish_reshape() runs once
+	 * the sync thread moved everything, with the array suspended: the
+	 * new geometry becomes the only one (the core then sets the
+	 * description, the data offsets and the size).  run() continues a
+	 * reshape the superblocks record (reshape_position set).
+	 */
+	int (*check_reshape)(struct mddev *mddev);
+	/*
+	 * Optional, on the personality of the level asked for (sysfs level
+	 * on a running array): the array's description at this level with
+	 * no data moved (a takeover), in @t; -EINVAL with a log line if
+	 * it cannot take the array over.  The core then stops the old
+	 * personality and runs this one (md_takeover()).
+	 */
+	int (*takeover)(struct mddev *mddev, struct md_takeover *t);
+	int (*start_reshape)(struct mddev *mddev);
+	void (*finish_reshape)(struct mddev *mddev);
 	/*
 	 * Optional: change the number of slots to @raid_disks without
 	 * moving data (raid1: add or drop mirror slots).  Called under

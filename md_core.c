@@ -244,6 +244,12 @@ static struct md_personality *md_get_pers(int level)
 	return p;
 }
 
+/* The personality of @level, with a reference on its module, or NULL. */
+struct md_personality *md_get_pers_ref(int level)
+{
+	return md_get_pers(level);
+}
+
 /* ---------------------------------------------------------------- */
 /* IO gate and the bio entry */
 
@@ -313,7 +319,7 @@ void md_fg_sample(struct mddev *mddev, u64 *completed, u32 *inflight,
 }
 
 /* Stop new IO and wait for submitters inside the gate, then quiesce pers. */
-static void md_suspend(struct mddev *mddev)
+void md_suspend(struct mddev *mddev)
 {
 	struct md_core *core = to_core(mddev);
 
@@ -346,7 +352,7 @@ static void md_gate_open(struct md_core *core)
 	wake_up_all(&core->suspend_wq);
 }
 
-static void md_resume(struct mddev *mddev)
+void md_resume(struct mddev *mddev)
 {
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (mddev->pers && mddev->pers->quiesce)
@@ -1213,6 +1219,7 @@ int md_add_nosb_disk(struct mddev *mddev, dev_t dev,
 		return PTR_ERR(rdev);
 	rdev->desc_nr = info->number;
 	rdev->data_offset = 0;
+	rdev->new_data_offset = 0;
 	rdev->sb_start = bdev_nr_sectors(rdev->bdev);
 	rdev->sectors = rdev->sb_start;
 	assign_bit(RD_WRITE_MOSTLY, &rdev->flags,
@@ -1506,8 +1513,8 @@ static int md_stack_limits(struct mddev *mddev)
 }
 
 /* The resync space's length for members of @sectors (md.h). */
-static sector_t md_sync_sectors(struct mddev *mddev,
-				struct md_personality *pers, sector_t sectors)
+sector_t md_sync_sectors(struct mddev *mddev, struct md_personality *pers,
+			 sector_t sectors)
 {
 	return pers->sync_sectors ? pers->sync_sectors(mddev, sectors) :
 	       sectors;
@@ -1563,6 +1570,18 @@ int md_run(struct mddev *mddev)
 		pr_warn("md: %s: personality for level %d is not loaded\n",
 			mdname(mddev), mddev->level);
 		return -EINVAL;
+	}
+	if (mddev->reshape_position == MD_MAX_SECTOR) {
+		mddev->new_level = mddev->level;
+		mddev->new_layout = mddev->layout;
+		mddev->new_chunk_sectors = mddev->chunk_sectors;
+		mddev->delta_disks = 0;
+		mddev->reshape_backwards = false;
+	} else if (!pers->start_reshape) {
+		pr_warn("md: %s: a reshape is in progress, which %s cannot continue\n",
+			mdname(mddev), pers->name);
+		err = -EINVAL;
+		goto put_module;
 	}
 	/*
 	 * A replacement the level cannot build here (left half-built by
@@ -1693,6 +1712,9 @@ static void md_clear(struct mddev *mddev)
 	mddev->layout = 0;
 	mddev->chunk_sectors = 0;
 	mddev->raid_disks = 0;
+	mddev->reshape_position = MD_MAX_SECTOR;
+	mddev->delta_disks = 0;
+	mddev->reshape_backwards = false;
 	mddev->dev_sectors = 0;
 	mddev->array_sectors = 0;
 	memset(mddev->uuid, 0, sizeof(mddev->uuid));
@@ -1892,6 +1914,10 @@ int md_set_raid_disks(struct mddev *mddev, int raid_disks)
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (!mddev->pers)
 		return -ENXIO;
+	/* the count asked for, also the current one (no grow after all) */
+	if (!mddev->pers->resize_disks && mddev->pers->check_reshape)
+		return md_reshape_ask(mddev, mddev->new_layout,
+				      mddev->new_chunk_sectors, raid_disks);
 	if (raid_disks == mddev->raid_disks)
 		return 0;
 	if (!mddev->pers->resize_disks) {
@@ -2252,6 +2278,7 @@ static void md_init_mddev(struct md_core *core, int unit)
 	struct mddev *mddev = &core->mddev;
 
 	mddev->unit = unit;
+	mddev->reshape_position = MD_MAX_SECTOR;
 	INIT_LIST_HEAD(&mddev->all_mddevs);
 	INIT_LIST_HEAD(&mddev->disks);
 	atomic_set(&mddev->active, 1);

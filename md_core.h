@@ -274,6 +274,8 @@ static inline sector_t md_sync_end(struct mddev *mddev,
 {
 	if (recovery & BIT(MDR_SYNC))
 		return READ_ONCE(mddev->resync_max_sectors);
+	if (recovery & BIT(MDR_RESHAPE))
+		return READ_ONCE(mddev->reshape_end);
 	return READ_ONCE(mddev->dev_sectors);
 }
 
@@ -326,7 +328,19 @@ int md_fail_request(struct mddev *mddev, struct md_rdev *rdev);
 int md_stop(struct mddev *mddev, int mode, struct block_device *bdev);
 int md_set_readonly(struct mddev *mddev, struct block_device *bdev);
 int md_restart_rw(struct mddev *mddev);
+int md_sync_may_start(struct mddev *mddev);
 int md_set_raid_disks(struct mddev *mddev, int raid_disks);
+void md_suspend(struct mddev *mddev);
+void md_resume(struct mddev *mddev);
+sector_t md_sync_sectors(struct mddev *mddev, struct md_personality *pers,
+			 sector_t sectors);
+/* md_reshape.c */
+int md_reshape_ask(struct mddev *mddev, int layout, int chunk_sectors,
+		   int raid_disks);
+int md_reshape_start(struct mddev *mddev);
+void md_reshape_finish(struct mddev *mddev);
+int md_takeover(struct mddev *mddev, int level);
+struct md_personality *md_get_pers_ref(int level);
 /*
  * md/bitmap/location: add the internal bitmap mdadm wrote at @offset
  * sectors from every member's superblock, or remove the bitmap, a file

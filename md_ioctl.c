@@ -135,8 +135,8 @@ static int md_get_disk_info(struct mddev *mddev, void __user *arg)
 /*
  * SET_ARRAY_INFO on a running array asks for one change (size,
  * raid_disks, layout or the bitmap bit) with everything else as it is.
- * raid_disks and size are supported where the personality needs no
- * reshape for them; anything else is malformed.
+ * raid_disks and layout may ask for a reshape (md_reshape_ask()), which
+ * sync_action "reshape" starts; anything else is malformed.
  */
 static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 {
@@ -177,8 +177,9 @@ static int md_update_array_info(struct mddev *mddev, mdu_array_info_t *info)
 			mdname(mddev));
 		return -EINVAL;
 	}
-	pr_warn("md: %s: reshape is not supported\n", mdname(mddev));
-	return -EINVAL;
+	/* a layout change: a reshape asked for, started by sync_action */
+	return md_reshape_ask(mddev, info->layout, mddev->new_chunk_sectors,
+			      mddev->raid_disks + mddev->delta_disks);
 }
 
 /*
@@ -217,6 +218,9 @@ static int md_set_array_nosb(struct mddev *mddev, const mdu_array_info_t *info)
 	mddev->layout = info->level == 0 ? MD_LAYOUT_UNKNOWN : 0;
 	mddev->chunk_sectors = info->chunk_size >> 9;
 	mddev->raid_disks = info->raid_disks;
+	mddev->reshape_position = MD_MAX_SECTOR;
+	mddev->delta_disks = 0;
+	mddev->reshape_backwards = false;
 	mddev->dev_sectors = (sector_t)info->size * 2;
 	mddev->max_disks = MD_NOSB_MAX_DISKS;
 	mddev->ctime = ktime_get_real_seconds();

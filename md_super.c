@@ -11,9 +11,10 @@
  * each update rewrites only the fields this stack owns inside that
  * image, so whatever mdadm put there that we do not interpret (device
  * UUID, bad block log reservation, name, ctime, reshape fields that are
- * idle) survives byte for byte.  Anything we cannot honour (reshape,
- * journal, PPL, unknown feature or padding bits) is refused at load
- * time with a message, never silently dropped.
+ * idle) survives byte for byte.  A reshape in progress (RAID4/5/6 only)
+ * is imported and written back while it runs (md_reshape.c).  Anything
+ * we cannot honour (journal, PPL, unknown feature or padding bits) is
+ * refused at load time with a message, never silently dropped.
  *
  * Events.  Every write increments the event counter, clean<->dirty
  * changes included.  In-tree md sometimes lowers it by one when marking
@@ -144,9 +145,13 @@ static const char *sb_feature_refusal(u32 features, u32 level)
 	if ((features & MD_FEATURE_RECOVERY_BITMAP) &&
 	    !(features & MD_FEATURE_BITMAP_OFFSET))
 		return "bitmap-based recovery without a bitmap";
-	if (features & (MD_FEATURE_RESHAPE_ACTIVE |
-			MD_FEATURE_RESHAPE_BACKWARDS | MD_FEATURE_NEW_OFFSET))
-		return "reshape in progress, not supported";
+	if ((features & (MD_FEATURE_RESHAPE_BACKWARDS |
+			 MD_FEATURE_NEW_OFFSET)) &&
+	    !(features & MD_FEATURE_RESHAPE_ACTIVE))
+		return "reshape fields without a reshape in progress";
+	if ((features & MD_FEATURE_RESHAPE_ACTIVE) &&
+	    level != 4 && level != 5 && level != 6)
+		return "reshape in progress on a level this stack cannot reshape";
 	if (features & MD_FEATURE_CLUSTERED)
 		return "clustered md not supported";
 	if (features & MD_FEATURE_JOURNAL)
@@ -332,6 +337,9 @@ static int sb1_load(struct md_rdev *rdev, int minor_version)
 
 	rdev->sb_start = sb_start;
 	rdev->data_offset = le64_to_cpu(sb->data_offset);
+	rdev->new_data_offset = rdev->data_offset;
+	if (le32_to_cpu(sb->feature_map) & MD_FEATURE_NEW_OFFSET)
+		rdev->new_data_offset += (s32)le32_to_cpu(sb->new_offset);
 	rdev->sectors = le64_to_cpu(sb->data_size);
 	rdev->desc_nr = le32_to_cpu(sb->dev_number);
 	rdev->sb_events = le64_to_cpu(sb->events);
@@ -384,6 +392,30 @@ static int sb1_import_array(struct mddev *mddev, struct md_rdev *freshest)
 		mddev->layout = MD_LAYOUT_UNKNOWN;
 	mddev->chunk_sectors = le32_to_cpu(sb->chunksize);
 	mddev->raid_disks = raid_disks;
+	mddev->new_level = mddev->level;
+	mddev->new_layout = mddev->layout;
+	mddev->new_chunk_sectors = mddev->chunk_sectors;
+	mddev->delta_disks = 0;
+	mddev->reshape_backwards = false;
+	mddev->reshape_position = MD_MAX_SECTOR;
+	if (le32_to_cpu(sb->feature_map) & MD_FEATURE_RESHAPE_ACTIVE) {
+		mddev->reshape_position = le64_to_cpu(sb->reshape_position);
+		mddev->new_level = (int)le32_to_cpu(sb->new_level);
+		mddev->new_layout = (int)le32_to_cpu(sb->new_layout);
+		mddev->new_chunk_sectors = le32_to_cpu(sb->new_chunk);
+		mddev->delta_disks = (s32)le32_to_cpu(sb->delta_disks);
+		mddev->reshape_backwards = le32_to_cpu(sb->feature_map) &
+					   MD_FEATURE_RESHAPE_BACKWARDS;
+		if (mddev->delta_disks >= (int)raid_disks ||
+		    (int)raid_disks - mddev->delta_disks > (int)max_dev ||
+		    mddev->new_level != mddev->level) {
+			pr_warn("md: %pg: reshape from %d to %u members, level %d to %d, not supported\n",
+				freshest->bdev,
+				(int)raid_disks - mddev->delta_disks,
+				raid_disks, mddev->level, mddev->new_level);
+			return -EINVAL;
+		}
+	}
 	mddev->dev_sectors = size;
 	memcpy(mddev->uuid, sb->set_uuid, sizeof(mddev->uuid));
 	strscpy(mddev->set_name, sb->set_name,
@@ -637,6 +669,21 @@ static void sb1_fill(struct mddev *mddev, struct md_rdev *rdev,
 	if (md_internal_bitmap(mddev)) {
 		features |= MD_FEATURE_BITMAP_OFFSET;
 		sb->bitmap_offset = cpu_to_le32((u32)mddev->bitmap_offset);
+	}
+	if (mddev->reshape_position != MD_MAX_SECTOR) {
+		features |= MD_FEATURE_RESHAPE_ACTIVE;
+		sb->reshape_position = cpu_to_le64(mddev->reshape_position);
+		sb->new_level = cpu_to_le32((u32)mddev->new_level);
+		sb->new_layout = cpu_to_le32((u32)mddev->new_layout);
+		sb->new_chunk = cpu_to_le32(mddev->new_chunk_sectors);
+		sb->delta_disks = cpu_to_le32((u32)mddev->delta_disks);
+		if (mddev->reshape_backwards)
+			features |= MD_FEATURE_RESHAPE_BACKWARDS;
+		if (rdev->new_data_offset != rdev->data_offset) {
+			features |= MD_FEATURE_NEW_OFFSET;
+			sb->new_offset = cpu_to_le32((u32)(s32)
+				(rdev->new_data_offset - rdev->data_offset));
+		}
 	}
 	sb->feature_map = cpu_to_le32(features);
 
@@ -1079,6 +1126,39 @@ written:
 	if (again)
 		goto repeat;
 	wake_up(&mddev->sb_wait);
+}
+
+/*
+ * The lowest data offset @rdev could move its data to (a reshape's
+ * dev-XXX/new_offset): past its 1.1/1.2 superblock and a bad block log
+ * before the data.  MD_MAX_SECTOR where the data cannot move down (1.0,
+ * whose data starts the device, and 0.90).
+ */
+/* Where @rdev's data area must end: its 1.0 superblock, else the device's end. */
+sector_t md_super_data_limit(struct md_rdev *rdev)
+{
+	if (rdev->sb_page && rdev->sb_start > rdev->data_offset)
+		return rdev->sb_start;
+	return bdev_nr_sectors(rdev->bdev);
+}
+
+sector_t md_super_data_floor(struct md_rdev *rdev)
+{
+	struct mdp_superblock_1 *sb;
+	sector_t floor;
+	s64 off;
+
+	if (!rdev->sb_page || rdev->mddev->major_version != 1 ||
+	    rdev->sb_start >= rdev->data_offset)
+		return MD_MAX_SECTOR;
+	sb = rdev_sb(rdev);
+	floor = rdev->sb_start + DIV_ROUND_UP(sb_bytes(sb), 512);
+	off = (s32)le32_to_cpu(sb->bblog_offset);
+	if (off > 0 && le16_to_cpu(sb->bblog_size) &&
+	    rdev->sb_start + off < rdev->data_offset)
+		floor = max_t(sector_t, floor, rdev->sb_start + off +
+			      le16_to_cpu(sb->bblog_size));
+	return floor;
 }
 
 void md_super_free(struct md_rdev *rdev)

@@ -114,5 +114,7 @@ void md_super_write_all(struct mddev *mddev);
 
 /* Give back what md_super_load() took. */
 void md_super_free(struct md_rdev *rdev);
+sector_t md_super_data_floor(struct md_rdev *rdev);
+sector_t md_super_data_limit(struct md_rdev *rdev);
 
 #endif

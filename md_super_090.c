@@ -218,6 +218,9 @@ static int sb090_import_array(struct mddev *mddev, struct md_rdev *freshest)
 	mddev->layout = sb->level == 0 ? MD_LAYOUT_UNKNOWN : (int)sb->layout;
 	mddev->chunk_sectors = sb->chunk_size >> 9;
 	mddev->raid_disks = sb->raid_disks;
+	mddev->reshape_position = MD_MAX_SECTOR;
+	mddev->delta_disks = 0;
+	mddev->reshape_backwards = false;
 	mddev->dev_sectors = size;
 	mddev->bitmap_offset = (sb->state & (1 << MD_SB_BITMAP_PRESENT)) ?
 			       SB090_BITMAP_OFFSET : 0;

@@ -486,6 +486,11 @@ static void md_sync_checkpoint(struct mddev *mddev, sector_t pos,
 	struct md_core *core = to_core(mddev);
 
 	WRITE_ONCE(mddev->curr_resync_completed, pos);
+	if (test_bit(MDR_RESHAPE, &mddev->recovery)) {
+		md_reshape_checkpoint(mddev, mddev->reshape_backwards ?
+				      mddev->reshape_end - pos : pos);
+		return;
+	}
 	if (resync && !requested) {
 		spin_lock_irq(&mddev->lock);
 		if (mddev->resync_offset < pos)
@@ -585,8 +590,13 @@ static int md_sync_thread_fn(void *arg)
 	bool resync = test_bit(MDR_SYNC, &mddev->recovery);
 	bool requested = test_bit(MDR_REQUESTED, &mddev->recovery);
 	bool check = test_bit(MDR_CHECK, &mddev->recovery);
-	/* resync, check and repair walk the resync space, recovery members */
-	sector_t max = resync ? mddev->resync_max_sectors : mddev->dev_sectors;
+	bool reshape = test_bit(MDR_RESHAPE, &mddev->recovery);
+	/*
+	 * resync, check and repair walk the resync space, recovery members,
+	 * a reshape the array (md_reshape.c)
+	 */
+	sector_t max = resync ? mddev->resync_max_sectors :
+		       reshape ? mddev->reshape_end : mddev->dev_sectors;
 	sector_t step = max_t(sector_t, max >> 4, 1);
 	sector_t start, j, n, pos, end;
 	unsigned long last_checkpoint;
@@ -596,14 +606,19 @@ static int md_sync_thread_fn(void *arg)
 	u32 req_max;
 
 	/* sync_min cannot change while MDR_RUNNING (its store refuses) */
-	if (resync && requested)
+	if (reshape)	/* progress: backwards from the end */
+		start = mddev->reshape_backwards ?
+			max - min(max, mddev->reshape_position) :
+			mddev->reshape_position;
+	else if (resync && requested)
 		start = READ_ONCE(core->sync_min_sectors);
 	else if (resync)
 		start = READ_ONCE(mddev->resync_offset);
 	else
 		start = md_recovery_start(mddev);
 	start = min(start, max);
-	what = check ? "data-check" : !resync ? "recovery" :
+	what = reshape ? "reshape" : check ? "data-check" :
+	       !resync ? "recovery" :
 	       requested ? "requested-resync" : "resync";
 	md_note_sync_start(mddev, resync, requested, check);
 
@@ -666,7 +681,9 @@ static int md_sync_thread_fn(void *arg)
 	WRITE_ONCE(core->sync_ended, true);
 	if (done) {
 		WRITE_ONCE(mddev->curr_resync_completed, max);
-		if (resync && !check) {
+		if (reshape) {
+			/* md_reap_sync() finishes it */
+		} else if (resync && !check) {
 			spin_lock_irq(&mddev->lock);
 			mddev->resync_offset = MD_MAX_SECTOR;
 			spin_unlock_irq(&mddev->lock);
@@ -722,6 +739,9 @@ void md_reap_sync(struct mddev *mddev)
 			   READ_ONCE(mddev->curr_resync_completed));
 	}
 
+	if (test_bit(MDR_RESHAPE, &mddev->recovery) && core->sync_ended &&
+	    core->sync_pass_done)
+		md_reshape_finish(mddev);
 	if (recover && mddev->pers->spare_active &&
 	    mddev->pers->spare_active(mddev)) {
 		rdev_for_each(rdev, mddev)
@@ -730,7 +750,8 @@ void md_reap_sync(struct mddev *mddev)
 	}
 	mddev->recovery &= ~(BIT(MDR_RUNNING) | BIT(MDR_SYNC) |
 			     BIT(MDR_REQUESTED) | BIT(MDR_CHECK) |
-			     BIT(MDR_RECOVER) | BIT(MDR_INTR) | BIT(MDR_DONE));
+			     BIT(MDR_RECOVER) | BIT(MDR_INTR) | BIT(MDR_DONE) |
+			     BIT(MDR_RESHAPE));
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	md_update_sb(mddev);
 	/* an interrupted resync or recovery resumes unless frozen */
@@ -739,6 +760,23 @@ void md_reap_sync(struct mddev *mddev)
 	md_notify_sync(mddev, MD_KN_ACTION);
 	md_notify_sync(mddev, MD_KN_COMPLETED);
 	md_new_event();
+}
+
+/*
+ * May a pass asked for through sysfs start now (check, repair,
+ * reshape)?  -EBUSY while one runs, -EROFS on a read-only array; a
+ * read-auto one becomes writable.  reconfig_mutex held.
+ */
+int md_sync_may_start(struct mddev *mddev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (test_bit(MDR_RUNNING, &mddev->recovery))
+		return -EBUSY;
+	if (mddev->ro == 1)
+		return -EROFS;
+	if (mddev->ro == 2)
+		md_restart_rw(mddev);
+	return 0;
 }
 
 /* Interrupt a running sync thread and reap it.  reconfig_mutex held. */
@@ -881,6 +919,13 @@ void md_check_recovery(struct mddev *mddev)
 	    !mddev->pers->sync_request || md_broken(mddev))
 		goto write_sb;
 
+	if (mddev->reshape_position != MD_MAX_SECTOR) {
+		/* a reshape goes first; spares wait for its end */
+		mddev->recovery &= ~(BIT(MDR_SYNC) | BIT(MDR_REQUESTED) |
+				     BIT(MDR_CHECK) | BIT(MDR_RECOVER));
+		set_bit(MDR_RESHAPE, &mddev->recovery);
+		goto start;
+	}
 	spares = md_add_spares(mddev);
 	if (spares) {
 		mddev->recovery &= ~(BIT(MDR_SYNC) | BIT(MDR_REQUESTED) |
@@ -893,6 +938,7 @@ void md_check_recovery(struct mddev *mddev)
 	} else {
 		goto write_sb;
 	}
+start:
 	if (test_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags))
 		md_update_sb(mddev);
 
@@ -906,7 +952,7 @@ void md_check_recovery(struct mddev *mddev)
 			mdname(mddev), PTR_ERR(t));
 		mddev->recovery &= ~(BIT(MDR_RUNNING) | BIT(MDR_SYNC) |
 				     BIT(MDR_REQUESTED) | BIT(MDR_CHECK) |
-				     BIT(MDR_RECOVER));
+				     BIT(MDR_RECOVER) | BIT(MDR_RESHAPE));
 		goto write_sb;
 	}
 	mddev->sync_thread = t;
@@ -960,20 +1006,29 @@ int md_sync_status(struct seq_file *seq, struct mddev *mddev)
 		seq_putc(seq, '.');
 	seq_puts(seq, "] ");
 
-	if (recovery & BIT(MDR_CHECK))
+	if (recovery & BIT(MDR_RESHAPE))
+		what = "reshape";
+	else if (recovery & BIT(MDR_CHECK))
 		what = "check";
 	else if (recovery & BIT(MDR_SYNC))
 		what = "resync";
 	else
 		what = "recovery";
-	seq_printf(seq, " %s =%3u.%u%% (%llu/%llu)", what,
-		   (unsigned int)per_milli / 10, (unsigned int)per_milli % 10,
-		   (unsigned long long)pos / 2, (unsigned long long)max / 2);
-
 	dt = (jiffies - READ_ONCE(core->mark_jiffies[0])) / HZ + 1;
 	mark = READ_ONCE(core->mark_sectors[0]);
 	db = pos > mark ? pos - mark : 0;
 	rt = db ? mul_u64_u64_div_u64(max - pos, dt, db) : 0;
+	/* a reshape, as in-tree: per member (it walks array sectors) */
+	if (recovery & BIT(MDR_RESHAPE)) {
+		sector_t dev = READ_ONCE(mddev->dev_sectors);
+
+		pos = mul_u64_u64_div_u64(pos, dev, max);
+		db = mul_u64_u64_div_u64(db, dev, max);
+		max = dev;
+	}
+	seq_printf(seq, " %s =%3u.%u%% (%llu/%llu)", what,
+		   (unsigned int)per_milli / 10, (unsigned int)per_milli % 10,
+		   (unsigned long long)pos / 2, (unsigned long long)max / 2);
 	seq_printf(seq, " finish=%llu.%llumin", rt / 60, (rt % 60) / 6);
 	seq_printf(seq, " speed=%lluK/sec", div64_u64(db / 2, dt));
 	return 1;

@@ -126,11 +126,12 @@ static ssize_t level_store(struct mddev *mddev, const char *buf, size_t len)
 	if (md_level_from_name(buf, &level))
 		return -EINVAL;
 	if (mddev->pers) {
+		int err;
+
 		if (level == mddev->level)
 			return len;
-		pr_warn("md: %s: level change of a running array is not supported (no takeover or reshape)\n",
-			mdname(mddev));
-		return -EBUSY;
+		err = md_takeover(mddev, level);
+		return err ? err : len;
 	}
 	mddev->level = level;
 	return len;
@@ -139,7 +140,14 @@ MD_ATTR_RW(level, level);
 
 static ssize_t raid_disks_show(struct mddev *mddev, char *page)
 {
-	return sysfs_emit(page, "%d\n", READ_ONCE(mddev->raid_disks));
+	int n = READ_ONCE(mddev->raid_disks);
+
+	/* during a reshape "NEW (OLD)", as in-tree */
+	if (READ_ONCE(mddev->reshape_position) != MD_MAX_SECTOR &&
+	    READ_ONCE(mddev->delta_disks))
+		return sysfs_emit(page, "%d (%d)\n", n,
+				  n - READ_ONCE(mddev->delta_disks));
+	return sysfs_emit(page, "%d\n", n);
 }
 
 static ssize_t raid_disks_store(struct mddev *mddev, const char *buf,
@@ -175,13 +183,16 @@ static ssize_t chunk_size_store(struct mddev *mddev, const char *buf,
 	    (n >> 9) > INT_MAX)
 		return -EINVAL;
 	if (mddev->pers) {
-		if (n >> 9 == mddev->chunk_sectors)
+		int err;
+
+		if (n >> 9 == mddev->new_chunk_sectors)
 			return len;
-		pr_warn("md: %s: chunk size change of a running array is not supported (no reshape)\n",
-			mdname(mddev));
-		return -EBUSY;
+		err = md_reshape_ask(mddev, mddev->new_layout, n >> 9,
+				     mddev->raid_disks + mddev->delta_disks);
+		return err ? err : len;
 	}
 	mddev->chunk_sectors = n >> 9;
+	mddev->new_chunk_sectors = n >> 9;
 	return len;
 }
 MD_ATTR_RW(chunk_size, chunk_size);
@@ -198,13 +209,16 @@ static ssize_t layout_store(struct mddev *mddev, const char *buf, size_t len)
 	if (kstrtoint(buf, 10, &n) || n < 0)
 		return -EINVAL;
 	if (mddev->pers) {
-		if (n == mddev->layout)
+		int err;
+
+		if (n == mddev->new_layout)
 			return len;
-		pr_warn("md: %s: layout change of a running array is not supported (no reshape)\n",
-			mdname(mddev));
-		return -EBUSY;
+		err = md_reshape_ask(mddev, n, mddev->new_chunk_sectors,
+				     mddev->raid_disks + mddev->delta_disks);
+		return err ? err : len;
 	}
 	mddev->layout = n;
+	mddev->new_layout = n;
 	return len;
 }
 MD_ATTR_RW(layout, layout);
@@ -533,7 +547,9 @@ static ssize_t sync_action_show(struct mddev *mddev, char *page)
 		a = "frozen";
 	} else if ((r & BIT(MDR_RUNNING)) ||
 		   (!READ_ONCE(mddev->ro) && (r & BIT(MDR_NEEDED)))) {
-		if (r & BIT(MDR_SYNC))
+		if (r & BIT(MDR_RESHAPE))
+			a = "reshape";
+		else if (r & BIT(MDR_SYNC))
 			a = !(r & BIT(MDR_REQUESTED)) ? "resync" :
 			    r & BIT(MDR_CHECK) ? "check" : "repair";
 		else if (r & BIT(MDR_RECOVER))
@@ -549,6 +565,11 @@ static ssize_t sync_action_store(struct mddev *mddev, const char *buf,
 
 	if (!mddev->pers || !mddev->pers->sync_request)
 		return -EINVAL;
+	if (sysfs_streq(buf, "reshape")) {
+		int err = md_reshape_start(mddev);
+
+		return err ? err : len;
+	}
 	if (sysfs_streq(buf, "frozen")) {
 		set_bit(MDR_FROZEN, &mddev->recovery);
 		md_stop_sync(mddev);
@@ -558,12 +579,10 @@ static ssize_t sync_action_store(struct mddev *mddev, const char *buf,
 	} else if (sysfs_streq(buf, "resync") || sysfs_streq(buf, "recover")) {
 		clear_bit(MDR_FROZEN, &mddev->recovery);
 	} else if (check || sysfs_streq(buf, "repair")) {
-		if (test_bit(MDR_RUNNING, &mddev->recovery))
-			return -EBUSY;
-		if (mddev->ro == 1)
-			return -EROFS;
-		if (mddev->ro == 2)
-			md_restart_rw(mddev);
+		int err = md_sync_may_start(mddev);
+
+		if (err)
+			return err;
 		clear_bit(MDR_FROZEN, &mddev->recovery);
 		set_bit(MDR_SYNC, &mddev->recovery);
 		set_bit(MDR_REQUESTED, &mddev->recovery);
@@ -584,16 +603,27 @@ MD_ATTR_RW(sync_action, sync_action);
 static ssize_t sync_completed_show(struct mddev *mddev, char *page)
 {
 	unsigned long recovery = READ_ONCE(mddev->recovery);
+	sector_t pos, end;
 
 	if (!(recovery & BIT(MDR_RUNNING)))
 		return sysfs_emit(page, "none\n");
 	/* waiting for an array that shares a disk to finish its pass */
 	if (READ_ONCE(to_core(mddev)->sync_delayed))
 		return sysfs_emit(page, "delayed\n");
-	/* as in-tree: the resync space, or the members for a recovery */
-	return sysfs_emit(page, "%llu / %llu\n",
-		(unsigned long long)READ_ONCE(mddev->curr_resync_completed),
-		(unsigned long long)md_sync_end(mddev, recovery));
+	/*
+	 * as in-tree: the resync space, the members for a recovery and (in
+	 * proportion: it walks array sectors) for a reshape
+	 */
+	pos = READ_ONCE(mddev->curr_resync_completed);
+	end = md_sync_end(mddev, recovery);
+	if ((recovery & BIT(MDR_RESHAPE)) && end) {
+		sector_t dev = READ_ONCE(mddev->dev_sectors);
+
+		pos = mul_u64_u64_div_u64(min(pos, end), dev, end);
+		end = dev;
+	}
+	return sysfs_emit(page, "%llu / %llu\n", (unsigned long long)pos,
+			  (unsigned long long)end);
 }
 MD_ATTR_RO(sync_completed, sync_completed);
 
@@ -972,32 +1002,29 @@ static ssize_t serialize_policy_store(struct mddev *mddev, const char *buf,
 }
 MD_ATTR_RW(serialize_policy, serialize_policy);
 
-/* No reshape or takeover here: the level a reshape would go to is the level. */
+/* The level a reshape goes to (md_reshape.c); no takeovers yet. */
 static ssize_t new_level_show(struct mddev *mddev, char *page)
 {
-	return sysfs_emit(page, "%d\n", READ_ONCE(mddev->level));
+	return sysfs_emit(page, "%d\n", READ_ONCE(mddev->new_level));
 }
 MD_ATTR_RO(new_level, new_level);
 
 /*
- * In-tree's reshape attributes.  This stack has no reshape (a 1.x
- * superblock recording one is refused at assembly): reshape_position
- * reads "none" and reshape_direction "forwards", what in-tree reads
- * with no reshape under way, and a write of that value is accepted and
- * changes nothing.  Any other valid value would start or describe a
- * reshape, which has nothing to apply to here: refused with a kernel
- * log line, -EBUSY on a running array (in-tree's answer to a
- * reshape_position write there) and -EINVAL before; garbage -EINVAL.
+ * In-tree's reshape attributes.  reshape_position: the array sector a
+ * running reshape recorded last, "none" without one.  Before the array
+ * runs it may be written (the superblocks then say what assembly
+ * continues); on a running array only the sync thread moves it, so a
+ * write there is -EBUSY, as in-tree.  reshape_direction: "backwards"
+ * (data offsets move up, the array is walked from its end) or
+ * "forwards", asked for before a reshape starts; fixed while one runs.
  */
-static void md_no_reshape(struct mddev *mddev, const char *attr)
-{
-	pr_info("md: %s: %s refused: this stack has no reshape\n",
-		mdname(mddev), attr);
-}
-
 static ssize_t reshape_position_show(struct mddev *mddev, char *page)
 {
-	return sysfs_emit(page, "none\n");
+	sector_t pos = READ_ONCE(mddev->reshape_position);
+
+	if (pos == MD_MAX_SECTOR)
+		return sysfs_emit(page, "none\n");
+	return sysfs_emit(page, "%llu\n", (unsigned long long)pos);
 }
 
 static ssize_t reshape_position_store(struct mddev *mddev, const char *buf,
@@ -1005,37 +1032,50 @@ static ssize_t reshape_position_store(struct mddev *mddev, const char *buf,
 {
 	unsigned long long n;
 
-	if (sysfs_streq(buf, "none"))
+	if (mddev->pers)
+		return -EBUSY;
+	if (sysfs_streq(buf, "none")) {
+		mddev->reshape_position = MD_MAX_SECTOR;
 		return len;
-	if (kstrtoull(buf, 10, &n))
+	}
+	if (kstrtoull(buf, 10, &n) || n == MD_MAX_SECTOR)
 		return -EINVAL;
-	md_no_reshape(mddev, "reshape_position");
-	return mddev->pers ? -EBUSY : -EINVAL;
+	mddev->reshape_position = n;
+	return len;
 }
 MD_ATTR_RW(reshape_position, reshape_position);
 
 static ssize_t reshape_direction_show(struct mddev *mddev, char *page)
 {
-	return sysfs_emit(page, "forwards\n");
+	return sysfs_emit(page, "%s\n", READ_ONCE(mddev->reshape_backwards) ?
+			  "backwards" : "forwards");
 }
 
 static ssize_t reshape_direction_store(struct mddev *mddev, const char *buf,
 				       size_t len)
 {
-	if (sysfs_streq(buf, "forwards"))
+	if (sysfs_streq(buf, "forwards")) {
+		if (mddev->reshape_backwards &&
+		    mddev->reshape_position != MD_MAX_SECTOR)
+			return -EBUSY;
+		WRITE_ONCE(mddev->reshape_backwards, false);
 		return len;
+	}
 	if (!sysfs_streq(buf, "backwards"))
 		return -EINVAL;
-	md_no_reshape(mddev, "reshape_direction backwards");
-	return mddev->pers ? -EBUSY : -EINVAL;
+	if (mddev->reshape_position != MD_MAX_SECTOR)
+		return mddev->reshape_backwards ? len : -EBUSY;
+	WRITE_ONCE(mddev->reshape_backwards, true);
+	return len;
 }
 MD_ATTR_RW(reshape_direction, reshape_direction);
 
 /*
  * In-tree holds writes to the array sectors [suspend_lo, suspend_hi)
- * while mdadm backs up a region a reshape is about to rewrite.  With no
- * reshape here nothing needs the hold and no write is ever held: both
- * read 0, the empty range; 0 is accepted and changes nothing, any other
+ * while mdadm backs up a region a reshape is about to rewrite (the
+ * backup-file reshape).  This stack reshapes only by moving the data
+ * offsets (md_reshape.c), which needs no backup and no hold: both read
+ * 0, the empty range; 0 is accepted and changes nothing, any other
  * number is refused with -EINVAL and a kernel log line (rather than
  * read back a range that holds nothing), garbage -EINVAL.
  */
@@ -1053,7 +1093,7 @@ static ssize_t suspend_store(struct mddev *mddev, const char *buf,
 		return -EINVAL;
 	if (!n)
 		return len;
-	pr_info("md: %s: %s %llu refused: no reshape here, so no write is ever held\n",
+	pr_info("md: %s: %s %llu refused: no backup-file reshape here (reshape moves the data offsets), so no write is ever held\n",
 		mdname(mddev), attr, n);
 	return -EINVAL;
 }
@@ -1730,33 +1770,53 @@ static ssize_t rdev_offset_store(struct md_rdev *rdev, const char *buf,
 	if (rdev->mddev->pers)
 		return -EBUSY;
 	rdev->data_offset = n;
+	rdev->new_data_offset = n;
 	return len;
 }
 RDEV_ATTR_RW(offset);
 
 /*
- * Where the member's data would start after a reshape (in-tree moves
- * it with one).  No reshape here, so it is always the data offset:
- * writing that value is accepted and changes nothing, another number
- * is refused with -EINVAL and a kernel log line, garbage -EINVAL.
+ * Where the member's data starts in the new geometry of the next
+ * reshape (md_reshape.c).  Down (a forwards reshape) to no lower than
+ * the end of the superblock and the bad block log before it (a 0.90 or
+ * 1.0 superblock has no room there); up (reshape_direction backwards
+ * first) as far as the data still fits before the device's end or a
+ * 1.0 superblock (-E2BIG, as in-tree, after which mdadm tries again).
+ * Fixed once a reshape runs (-EBUSY).
  */
 static ssize_t rdev_new_offset_show(struct md_rdev *rdev, char *page)
 {
-	return rdev_offset_show(rdev, page);
+	return sysfs_emit(page, "%llu\n",
+			  (unsigned long long)READ_ONCE(rdev->new_data_offset));
 }
 
 static ssize_t rdev_new_offset_store(struct md_rdev *rdev, const char *buf,
 				     size_t len)
 {
+	struct mddev *mddev = rdev->mddev;
 	unsigned long long n;
 
 	if (kstrtoull(buf, 10, &n))
 		return -EINVAL;
-	if (n == rdev->data_offset)
-		return len;
-	pr_info("md: %s: %pg: new_offset %llu refused: moving the data offset needs a reshape, which this stack does not have\n",
-		mdname(rdev->mddev), rdev->bdev, n);
-	return -EINVAL;
+	if (mddev->reshape_position != MD_MAX_SECTOR)
+		return -EBUSY;
+	if (n > rdev->data_offset && !mddev->reshape_backwards) {
+		pr_info("md: %s: %pg: new_offset %llu refused: moving data up needs reshape_direction backwards first (data_offset %llu)\n",
+			mdname(mddev), rdev->bdev, n,
+			(unsigned long long)rdev->data_offset);
+		return -EINVAL;
+	}
+	if (n > rdev->data_offset &&
+	    (!mddev->persistent || mddev->major_version != 1 ||
+	     n + mddev->dev_sectors > md_super_data_limit(rdev)))
+		return -E2BIG;
+	if (n < rdev->data_offset && n < md_super_data_floor(rdev)) {
+		pr_info("md: %s: %pg: new_offset %llu refused: it overlaps the superblock or the bad block log\n",
+			mdname(mddev), rdev->bdev, n);
+		return -EINVAL;
+	}
+	WRITE_ONCE(rdev->new_data_offset, n);
+	return len;
 }
 RDEV_ATTR_RW(new_offset);
 

@@ -191,6 +191,12 @@ static struct md_rdev *r5_rdev_rcu(struct r5conf *conf, int i)
 	return rcu_dereference(conf->disks[i].rdev);
 }
 
+/* Where @rdev's data starts in @conf's geometry (see "Reshape"). */
+static sector_t r5_offset(struct r5conf *conf, struct md_rdev *rdev)
+{
+	return conf->new_offset ? rdev->new_data_offset : rdev->data_offset;
+}
+
 static struct md_rdev *r5_repl_rcu(struct r5conf *conf, int i)
 {
 	return rcu_dereference(conf->disks[i].repl);
@@ -409,6 +415,9 @@ static struct r5req *r5_req_alloc(struct r5conf *conf, struct bio *bio,
 	req->bm_need = 0;
 	req->bm_since = 0;
 	req->tail_from = MD_MAX_SECTOR;
+	req->internal = false;
+	req->drain = NULL;
+	req->drain_rs = NULL;
 	atomic_set(&req->row_waits, 0);
 	if (req->write)
 		atomic_inc(&conf->writes);
@@ -436,13 +445,16 @@ static void r5_req_put(struct r5req *req)
 		md_bitmap_endwrite(mddev->bitmap, req->bm_lo, req->bm_len);
 	if (req->status)
 		master->bi_status = req->status;
-	md_io_end(mddev, master, req->start);
+	if (!req->internal)
+		md_io_end(mddev, master, req->start);
+	if (write && !req->internal)
+		md_write_end(mddev);
+	if (req->drain && atomic_dec_and_test(req->drain))
+		wake_up_all(&req->drain_rs->wait);
 	mempool_free(req, &conf->req_pool);
 	bio_endio(master);
-	if (write) {
-		md_write_end(mddev);
+	if (write)
 		r5_writes_left(conf);
-	}
 	r5_leave(conf);
 }
 
@@ -1384,7 +1396,7 @@ static void r5_bio_prep(struct r5stripe *sh, struct r5dev *dev,
 			struct bio *bio, struct md_rdev *rdev, blk_opf_t opf)
 {
 	bio_init(bio, rdev->bdev, bio->bi_inline_vecs, 1, opf);
-	bio->bi_iter.bi_sector = sh->sector + rdev->data_offset;
+	bio->bi_iter.bi_sector = sh->sector + r5_offset(sh->conf, rdev);
 	if (op_is_discard(opf))
 		bio->bi_iter.bi_size = PAGE_SIZE;
 	else
@@ -2524,9 +2536,12 @@ static void raid5_daemon(struct mddev *mddev)
 {
 	struct r5conf *conf = mddev->private;
 
-	if (conf && !md_fail_pending(mddev) &&
-	    !list_empty_careful(&conf->sb_held))
+	if (!conf || md_fail_pending(mddev))
+		return;
+	if (!list_empty_careful(&conf->sb_held))
 		r5_sb_unhold(conf);
+	if (conf->prev && !list_empty_careful(&conf->prev->sb_held))
+		r5_sb_unhold(conf->prev);
 }
 
 /*
@@ -2694,7 +2709,7 @@ static bool r5_attach_range(struct r5conf *conf, struct r5req *req,
 static void r5_direct_endio(struct bio *bio)
 {
 	struct r5clone *rc = container_of(bio, struct r5clone, bio);
-	struct r5conf *conf = rc->rdev->mddev->private;
+	struct r5conf *conf = rc->conf;
 	unsigned long flags;
 
 	md_rdev_unpin(rc->rdev);
@@ -2904,6 +2919,7 @@ static bool r5_direct_read_lone(struct r5conf *conf, struct bio *bio)
 	/* as every member bio: see r5_direct_read() */
 	clone->bi_opf &= ~REQ_NOWAIT;
 	rc = container_of(clone, struct r5clone, bio);
+	rc->conf = conf;
 	rc->req = NULL;
 	rc->master = bio;
 	rc->start = md_io_start(conf->mddev, bio);
@@ -2912,7 +2928,7 @@ static bool r5_direct_read_lone(struct r5conf *conf, struct bio *bio)
 	rc->boff = 0;
 	rc->sectors = n;
 	INIT_LIST_HEAD(&rc->retry);
-	clone->bi_iter.bi_sector = ms + rdev->data_offset;
+	clone->bi_iter.bi_sector = ms + r5_offset(conf, rdev);
 	clone->bi_end_io = r5_direct_endio;
 	submit_bio_noacct(clone);
 	return true;
@@ -2942,6 +2958,7 @@ static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
 	 */
 	clone->bi_opf &= ~REQ_NOWAIT;
 	rc = container_of(clone, struct r5clone, bio);
+	rc->conf = conf;
 	rc->req = req;
 	rc->master = req->master;
 	rc->rdev = rdev;
@@ -2952,7 +2969,7 @@ static bool r5_direct_read(struct r5conf *conf, struct r5req *req,
 	clone->bi_iter = req->iter;
 	bio_advance(clone, boff);
 	clone->bi_iter.bi_size = sectors << SECTOR_SHIFT;
-	clone->bi_iter.bi_sector = ms + rdev->data_offset;
+	clone->bi_iter.bi_sector = ms + r5_offset(conf, rdev);
 	clone->bi_end_io = r5_direct_endio;
 	atomic_inc(&req->remaining);
 	submit_bio_noacct(clone);
@@ -3118,9 +3135,12 @@ static void r5_discard_submit(struct r5conf *conf, struct r5req *req)
 	r5_req_put(req);	/* the bias */
 }
 
-static void raid5_make_request(struct mddev *mddev, struct bio *bio)
+static void r5_reshape_route(struct r5conf *conf, struct bio *bio);
+
+static void r5_make_request_drain(struct r5conf *conf, struct bio *bio,
+				  struct r5reshape *rs, atomic_t *drain)
 {
-	struct r5conf *conf = mddev->private;
+	struct mddev *mddev = conf->mddev;
 	struct r5req *req;
 	bool write, nowait;
 
@@ -3155,6 +3175,11 @@ static void raid5_make_request(struct mddev *mddev, struct bio *bio)
 		goto write_end;
 	}
 	req->start = md_io_start(mddev, bio);
+	if (drain) {
+		atomic_inc(drain);
+		req->drain = drain;
+		req->drain_rs = rs;
+	}
 	if (bio_op(bio) == REQ_OP_WRITE)
 		req->tail_from = r5_stream_tail(conf, bio);
 	/*
@@ -3182,6 +3207,21 @@ write_end:
 		md_write_end(mddev);
 would_block:
 	bio_wouldblock_error(bio);
+}
+
+static void r5_make_request(struct r5conf *conf, struct bio *bio)
+{
+	r5_make_request_drain(conf, bio, NULL, NULL);
+}
+
+static void raid5_make_request(struct mddev *mddev, struct bio *bio)
+{
+	struct r5conf *conf = mddev->private;
+
+	if (unlikely(conf->prev))
+		r5_reshape_route(conf, bio);
+	else
+		r5_make_request(conf, bio);
 }
 
 /*
@@ -3287,6 +3327,9 @@ static bool r5_bitmap_sync(struct mddev *mddev, struct r5conf *conf, int mode)
 	return ok;
 }
 
+static sector_t r5_reshape_request(struct mddev *mddev, sector_t sector,
+				   sector_t max_sector);
+
 static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 				   sector_t max_sector, bool *skipped)
 {
@@ -3300,6 +3343,8 @@ static sector_t raid5_sync_request(struct mddev *mddev, sector_t sector_nr,
 		*skipped = true;
 		return 0;
 	}
+	if (test_bit(MDR_RESHAPE, &mddev->recovery))
+		return r5_reshape_request(mddev, sector_nr, max_sector);
 	start = round_down(sector_nr, R5_STRIPE_SECTORS);
 	limit = round_down(max_sector, R5_STRIPE_SECTORS);
 	if (start >= limit) {
@@ -4049,6 +4094,9 @@ static int raid5_hot_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 	int slot, err;
 	bool repl;
 
+	if (conf->prev)
+		return -EBUSY;	/* spares wait for the reshape's end */
+
 	slot = md_slot_pick(mddev, rdev, conf->raid_disks, r5_slot_state,
 			    &repl);
 	if (slot < 0)
@@ -4085,6 +4133,10 @@ static int raid5_hot_remove_disk(struct mddev *mddev, struct md_rdev *rdev)
 	unsigned long flags;
 	int err;
 
+	/* both geometries' confs point at it until the reshape ends */
+	if (conf->prev)
+		return -EBUSY;
+
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (slot < 0 || slot >= conf->raid_disks ||
 	    (r5_rdev_locked(conf, slot) != rdev &&
@@ -4117,10 +4169,20 @@ static int raid5_spare_active(struct mddev *mddev)
 	return count;
 }
 
+static void r5_quiesce(struct mddev *mddev, struct r5conf *conf,
+		       int quiesce);
+
 static void raid5_quiesce(struct mddev *mddev, int quiesce)
 {
 	struct r5conf *conf = mddev->private;
 
+	if (conf->prev)
+		r5_quiesce(mddev, conf->prev, quiesce);
+	r5_quiesce(mddev, conf, quiesce);
+}
+
+static void r5_quiesce(struct mddev *mddev, struct r5conf *conf, int quiesce)
+{
 	if (!quiesce) {
 		r5_gate_open(conf);
 		return;
@@ -4135,6 +4197,11 @@ static void raid5_quiesce(struct mddev *mddev, int quiesce)
 	md_bitmap_notify_cancel(mddev->bitmap, &conf->bm_wake);
 }
 
+static sector_t r5_geo_size(const struct r5geom *geo, sector_t sectors)
+{
+	return round_down(sectors, geo->chunk_sectors) * geo->data_disks;
+}
+
 static sector_t raid5_size(struct mddev *mddev, sector_t sectors,
 			   int raid_disks)
 {
@@ -4142,8 +4209,11 @@ static sector_t raid5_size(struct mddev *mddev, sector_t sectors,
 
 	if (!sectors)
 		sectors = mddev->dev_sectors;
-	sectors = round_down(sectors, conf->geo.chunk_sectors);
-	return sectors * conf->geo.data_disks;
+	/* a reshape grows the array only once it is done */
+	if (conf->prev)
+		return min(r5_geo_size(&conf->geo, sectors),
+			   r5_geo_size(&conf->prev->geo, sectors));
+	return r5_geo_size(&conf->geo, sectors);
 }
 
 /* --grow --size: whole chunks of every member, as in-tree; 0 refuses. */
@@ -4243,34 +4313,23 @@ static int r5_check_start(struct mddev *mddev, struct r5conf *conf)
 	return 0;
 }
 
-static int raid5_run(struct mddev *mddev)
+/*
+ * A conf for geometry @geo over the members in its slots, their data at
+ * their new data offsets if @new_offset; not yet the array's.
+ */
+static struct r5conf *r5_conf_create(struct mddev *mddev,
+				     const struct r5geom *geo, bool new_offset)
 {
 	struct r5conf *conf;
-	unsigned long flags;
-	const char *why;
-	struct r5geom geo;
 	int i, ret;
-
-	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (r5g_init(&geo, mddev->level, mddev->layout, mddev->raid_disks,
-		     mddev->chunk_sectors, R5_STRIPE_SECTORS, &why)) {
-		pr_err("md/raid:%s: cannot start level %d, layout %d, %d members, chunk %u sectors: %s\n",
-		       mdname(mddev), mddev->level, mddev->layout,
-		       mddev->raid_disks, mddev->chunk_sectors, why);
-		return -EINVAL;
-	}
-	if (mddev->raid_disks >= BITS_PER_LONG) {
-		pr_err("md/raid:%s: at most %d members are supported\n",
-		       mdname(mddev), BITS_PER_LONG - 1);
-		return -EINVAL;
-	}
 
 	conf = kzalloc(sizeof(*conf), GFP_KERNEL);
 	if (!conf)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	conf->mddev = mddev;
-	conf->geo = geo;
-	conf->raid_disks = mddev->raid_disks;
+	conf->geo = *geo;
+	conf->raid_disks = geo->raid_disks;
+	conf->new_offset = new_offset;
 	conf->min = R5_CACHE_DEFAULT;
 	/*
 	 * The stripe cache's memory budget: 1/32 of RAM per array by
@@ -4289,7 +4348,7 @@ static int raid5_run(struct mddev *mddev)
 						 PAGE_SIZE +
 						 2 * (sizeof(struct bio) +
 						      sizeof(struct bio_vec)));
-	conf->rmw_level = r5g_rmw_default(&geo);
+	conf->rmw_level = r5g_rmw_default(geo);
 	mutex_init(&conf->workers_mutex);
 	INIT_DELAYED_WORK(&conf->trim_work, r5_trim_work);
 	spin_lock_init(&conf->lock);
@@ -4366,9 +4425,813 @@ static int raid5_run(struct mddev *mddev)
 	ret = r5_check_start(mddev, conf);
 	if (ret)
 		goto destroy_flush_wq;
+	return conf;
+
+destroy_flush_wq:
+	destroy_workqueue(conf->flush_wq);
+destroy_wq:
+	destroy_workqueue(conf->wq);
+exit_bs:
+	bioset_exit(&conf->bs);
+exit_piece_pool:
+	mempool_exit(&conf->piece_pool);
+exit_req_pool:
+	mempool_exit(&conf->req_pool);
+free_workers:
+	r5_free_workers(conf);
+free_hash:
+	kfree(conf->hash);
+free_disks:
+	kfree(conf->disks);
+free_conf:
+	kfree(conf);
+	return ERR_PTR(ret);
+}
+
+static int r5_publish(struct mddev *mddev, struct r5conf *conf);
+
+/* ---- reshape --------------------------------------------------------- */
+
+/*
+ * Undo r5_publish(): @conf is no longer the array's face (its sysfs
+ * files, shrinker and trimming go); it still serves IO.
+ */
+static void r5_unpublish(struct mddev *mddev, struct r5conf *conf)
+{
+	md_shrinker_unregister(&conf->shrinker);
+	cancel_delayed_work_sync(&conf->trim_work);
+	sysfs_unmerge_group(&mddev->kobj, &r5_stats_group);
+	sysfs_remove_group(&mddev->kobj, &r5_attr_group);
+}
+
+static void r5_reshape_free(struct r5reshape *rs)
+{
+	if (!rs)
+		return;
+	if (rs->wq)
+		destroy_workqueue(rs->wq);
+	kfree(rs);
+}
+
+static struct r5reshape *r5_reshape_alloc(struct mddev *mddev,
+					  sector_t progress)
+{
+	struct r5reshape *rs = kzalloc(sizeof(*rs), GFP_KERNEL);
+
+	if (!rs)
+		return NULL;
+	init_rwsem(&rs->sem);
+	spin_lock_init(&rs->lock);
+	INIT_LIST_HEAD(&rs->windows);
+	init_waitqueue_head(&rs->wait);
+	rs->safe = progress;
+	rs->done = progress;
+	rs->issued = progress;
+	rs->backwards = mddev->reshape_backwards;
+	rs->end = mddev->reshape_end;
+	rs->wq = alloc_workqueue("%s_r5reshape", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				 0, mdname(mddev));
+	if (!rs->wq) {
+		kfree(rs);
+		return NULL;
+	}
+	return rs;
+}
+
+/* The geometries before and after the reshape mddev describes. */
+static int r5_reshape_geoms(struct mddev *mddev, struct r5geom *old,
+			    struct r5geom *new)
+{
+	int old_disks = mddev->raid_disks - mddev->delta_disks;
+	const char *why;
+
+	if (r5g_init(old, mddev->level, mddev->layout, old_disks,
+		     mddev->chunk_sectors, R5_STRIPE_SECTORS, &why) ||
+	    r5g_init(new, mddev->new_level, mddev->new_layout,
+		     mddev->raid_disks, mddev->new_chunk_sectors,
+		     R5_STRIPE_SECTORS, &why)) {
+		pr_err("md/raid:%s: cannot reshape from %d members, layout %d, chunk %d to %d members, layout %d, chunk %d: %s\n",
+		       mdname(mddev), old_disks, mddev->layout,
+		       mddev->chunk_sectors, mddev->raid_disks,
+		       mddev->new_layout, mddev->new_chunk_sectors, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Least distance the data moves on the members holding old data: down
+ * forwards, up backwards; 0 if some member's does not move that way.
+ */
+static sector_t r5_reshape_gap(struct mddev *mddev, int old_disks)
+{
+	sector_t gap = MD_MAX_SECTOR, d;
+	struct md_rdev *rdev;
+
+	rdev_for_each(rdev, mddev) {
+		/* only where old data lies: a new member holds none */
+		if (rdev->raid_disk < 0 || rdev->raid_disk >= old_disks ||
+		    !test_bit(RD_IN_SYNC, &rdev->flags) ||
+		    test_bit(RD_FAULTY, &rdev->flags))
+			continue;
+		if (mddev->reshape_backwards ?
+		    rdev->new_data_offset <= rdev->data_offset :
+		    rdev->new_data_offset >= rdev->data_offset)
+			return 0;
+		d = mddev->reshape_backwards ?
+		    rdev->new_data_offset - rdev->data_offset :
+		    rdev->data_offset - rdev->new_data_offset;
+		gap = min(gap, d);
+	}
+	return gap == MD_MAX_SECTOR ? 0 : gap;
+}
+
+/* Why this stack cannot make the reshape mddev asks for, or NULL. */
+static const char *r5_reshape_refusal(struct mddev *mddev,
+				      const struct r5geom *old,
+				      const struct r5geom *new)
+{
+	if (mddev->new_level != mddev->level)
+		return "level changes (takeovers) are not supported yet";
+	if (mddev->delta_disks < 0)
+		return "removing members is not supported yet";
+	if (mddev->reshape_backwards && mddev->delta_disks)
+		return "a backwards reshape changes chunk or layout only here";
+	if (mddev->bitmap)
+		return "remove the bitmap first";
+	if (new->raid_disks >= BITS_PER_LONG)
+		return "too many members";
+	/* a window is one new row, at most one bio of pages */
+	if ((u64)new->data_disks * new->chunk_sectors / PAGE_SECTORS >
+	    UIO_MAXIOV)
+		return "new rows too large";
+	return NULL;
+}
+
+/*
+ * pers->takeover onto level @to (raid456's three personalities): the
+ * same members read as @to with nothing moved.  RAID5 -> RAID6 keeps
+ * the RAID5 rotation on the old members and adds Q as a new last slot,
+ * empty until a spare is rebuilt into it (the "-6" layouts); RAID6 ->
+ * RAID5 is the reverse where Q is last, that member becomes a spare;
+ * RAID4 is RAID5 with parity last.  Layout numbers as in-tree's.
+ */
+static int r5_takeover(struct mddev *mddev, struct md_takeover *t, int to)
+{
+	int from = mddev->level, layout = mddev->layout;
+	const char *why = NULL;
+
+	t->level = to;
+	t->layout = layout;
+	t->chunk_sectors = mddev->chunk_sectors;
+	t->raid_disks = mddev->raid_disks;
+	t->drop_slot = -1;
+	if (mddev->reshape_position != MD_MAX_SECTOR) {
+		why = "a reshape is running";
+	} else if (to == 6 && from == 5) {
+		if (layout <= R5G_RIGHT_SYMMETRIC)
+			t->layout = layout + R5G_LEFT_ASYMMETRIC_6;
+		else if (layout == R5G_PARITY_FIRST)
+			t->layout = R5G_PARITY_FIRST_6;
+		t->raid_disks++;
+	} else if (to == 5 && from == 6) {
+		if (layout >= R5G_LEFT_ASYMMETRIC_6 &&
+		    layout <= R5G_RIGHT_SYMMETRIC_6)
+			t->layout = layout - R5G_LEFT_ASYMMETRIC_6;
+		else if (layout == R5G_PARITY_FIRST_6)
+			t->layout = R5G_PARITY_FIRST;
+		else if (layout != R5G_PARITY_LAST)
+			why = "Q is not on the last member (restripe to a -6 layout first)";
+		t->raid_disks--;
+		t->drop_slot = t->raid_disks;
+	} else if (to == 5 && from == 4) {
+		t->layout = R5G_PARITY_LAST;
+	} else if (to == 4 && from == 5) {
+		if (layout != R5G_PARITY_LAST)
+			why = "parity is not on the last member (restripe to parity-last first)";
+		t->layout = 0;
+	} else {
+		why = "not a RAID4/5/6 takeover";
+	}
+	if (!why && mddev->bitmap && t->raid_disks != mddev->raid_disks)
+		why = "remove the bitmap first";
+	if (why) {
+		pr_warn("md/raid:%s: cannot take level %d over as level %d: %s\n",
+			mdname(mddev), from, to, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int raid4_takeover(struct mddev *mddev, struct md_takeover *t)
+{
+	return r5_takeover(mddev, t, 4);
+}
+
+static int raid5_takeover(struct mddev *mddev, struct md_takeover *t)
+{
+	return r5_takeover(mddev, t, 5);
+}
+
+static int raid6_takeover(struct mddev *mddev, struct md_takeover *t)
+{
+	return r5_takeover(mddev, t, 6);
+}
+
+static int raid5_check_reshape(struct mddev *mddev)
+{
+	struct r5geom old, new;
+	const char *why;
+
+	if (mddev->delta_disks == 0 && mddev->new_layout == mddev->layout &&
+	    mddev->new_chunk_sectors == mddev->chunk_sectors)
+		return 0;
+	if (r5_reshape_geoms(mddev, &old, &new))
+		return -EINVAL;
+	why = r5_reshape_refusal(mddev, &old, &new);
+	if (why) {
+		pr_warn("md/raid:%s: reshape refused: %s\n", mdname(mddev), why);
+		return mddev->bitmap ? -EBUSY : -EINVAL;
+	}
+	return 0;
+}
+
+/* Build the new geometry's conf beside @prev; the array is suspended. */
+static int r5_reshape_setup(struct mddev *mddev, struct r5conf *prev,
+			    const struct r5geom *new, sector_t pos,
+			    bool suspended)
+{
+	struct r5conf *conf;
+	sector_t gap = r5_reshape_gap(mddev, prev->geo.raid_disks);
+	int ret;
+
+	if (gap < max(prev->geo.chunk_sectors, new->chunk_sectors)) {
+		pr_err("md/raid:%s: reshape needs every member's data to move %s by at least a chunk (dev-*/new_offset); this stack has no backup-file reshape\n",
+		       mdname(mddev),
+		       mddev->reshape_backwards ? "up" : "down");
+		return -EINVAL;
+	}
+	conf = r5_conf_create(mddev, new, true);
+	if (IS_ERR(conf))
+		return PTR_ERR(conf);
+	r5_reshape_free(prev->rs);	/* a reshape before, long done */
+	prev->rs = NULL;
+	mddev->reshape_end = min(r5_geo_size(&prev->geo, mddev->dev_sectors),
+				 r5_geo_size(new, mddev->dev_sectors));
+	conf->rs = r5_reshape_alloc(mddev, mddev->reshape_backwards ?
+				    mddev->reshape_end - min(pos,
+							     mddev->reshape_end) :
+				    pos);
+	if (!conf->rs) {
+		ret = -ENOMEM;
+		goto free_conf;
+	}
+	conf->rs->gap = gap;
+	/* the core's resume opens the gates it shut, this one's too */
+	if (suspended)
+		conf->quiesced = 1;
 	ret = r5_set_limits(mddev, conf, NULL);
 	if (ret)
-		goto destroy_flush_wq;
+		goto free_conf;
+	conf->prev = prev;
+	return r5_publish(mddev, conf);
+
+free_conf:
+	r5_reshape_free(conf->rs);
+	raid5_free_conf(conf);
+	return ret;
+}
+
+/* run(): the superblocks record a reshape; continue it. */
+static int r5_run_reshaping(struct mddev *mddev)
+{
+	struct r5geom old, new;
+	struct r5conf *prev;
+	const char *why;
+	int ret;
+
+	if (r5_reshape_geoms(mddev, &old, &new))
+		return -EINVAL;
+	why = r5_reshape_refusal(mddev, &old, &new);
+	if (why) {
+		pr_err("md/raid:%s: cannot continue the reshape the superblocks record: %s\n",
+		       mdname(mddev), why);
+		return -EINVAL;
+	}
+	prev = r5_conf_create(mddev, &old, false);
+	if (IS_ERR(prev))
+		return PTR_ERR(prev);
+	ret = r5_reshape_setup(mddev, prev, &new, mddev->reshape_position,
+			       false);
+	if (ret) {
+		raid5_free_conf(prev);
+		return ret;
+	}
+	pr_info("md/raid:%s: continuing the reshape from %d to %d members at array sector %llu\n",
+		mdname(mddev), old.raid_disks, new.raid_disks,
+		(unsigned long long)mddev->reshape_position);
+	return 0;
+}
+
+/*
+ * sync_action "reshape" (the core has suspended the array): the spares
+ * take the new slots, in sync at once (no data of the old geometry is
+ * on them; the new one's reaches them as it moves), and the new
+ * geometry's conf goes in front of the old.
+ */
+/* Has slot @i a member that is not failed?  reconfig_mutex. */
+static bool r5_slot_taken(struct r5conf *conf, int i)
+{
+	struct md_rdev *rdev = rcu_dereference_protected(conf->disks[i].rdev,
+		lockdep_is_held(&conf->mddev->reconfig_mutex));
+
+	return rdev && !test_bit(RD_FAULTY, &rdev->flags);
+}
+
+static int raid5_start_reshape(struct mddev *mddev)
+{
+	struct r5conf *prev = mddev->private;
+	int old_disks = mddev->raid_disks;
+	struct r5geom old, new;
+	struct md_rdev *rdev;
+	int slot, spares = 0, ret;
+	const char *why;
+
+	if (prev->prev)
+		return -EBUSY;
+	mddev->raid_disks += mddev->delta_disks;
+	ret = r5_reshape_geoms(mddev, &old, &new);
+	why = ret ? NULL : r5_reshape_refusal(mddev, &old, &new);
+	if (why) {
+		pr_warn("md/raid:%s: reshape refused: %s\n", mdname(mddev), why);
+		ret = -EINVAL;
+	}
+	rdev_for_each(rdev, mddev) {
+		if (rdev->raid_disk < 0 && !test_bit(RD_FAULTY, &rdev->flags))
+			spares++;
+		if (!ret && rdev->raid_disk >= 0 &&
+		    test_bit(RD_FAULTY, &rdev->flags)) {
+			pr_warn("md/raid:%s: reshape refused: remove the failed member %pg first\n",
+				mdname(mddev), rdev->bdev);
+			ret = -EBUSY;
+		}
+	}
+	/* the old geometry's empty slots take spares first */
+	for (slot = 0; slot < old_disks && spares > 0; slot++)
+		if (!r5_slot_taken(prev, slot))
+			spares--;
+	if (!ret && spares < mddev->delta_disks) {
+		pr_warn("md/raid:%s: reshape refused: %d more members need %d spares, %d present\n",
+			mdname(mddev), mddev->delta_disks, mddev->delta_disks,
+			spares);
+		ret = -EINVAL;
+	}
+	if (ret) {
+		mddev->raid_disks = old_disks;
+		return ret;
+	}
+	/*
+	 * Spares first into the old geometry's empty slots, to be rebuilt
+	 * once the reshape is done (a degraded array reshapes degraded);
+	 * then into the new slots, in sync at once
+	 */
+	slot = 0;
+	rdev_for_each(rdev, mddev) {
+		if (rdev->raid_disk >= 0 || test_bit(RD_FAULTY, &rdev->flags))
+			continue;
+		while (slot < old_disks && r5_slot_taken(prev, slot))
+			slot++;
+		if (slot < old_disks) {
+			rdev->raid_disk = slot++;
+			rdev->recovery_offset = 0;
+			clear_bit(RD_IN_SYNC, &rdev->flags);
+			continue;
+		}
+		if (slot >= mddev->raid_disks)
+			break;
+		rdev->raid_disk = slot++;
+		rdev->recovery_offset = MD_MAX_SECTOR;
+		set_bit(RD_IN_SYNC, &rdev->flags);
+	}
+	r5_unpublish(mddev, prev);
+	ret = r5_reshape_setup(mddev, prev, &new,
+			       mddev->reshape_backwards ? MD_MAX_SECTOR : 0,
+			       true);
+	if (ret) {
+		rdev_for_each(rdev, mddev)
+			if (rdev->raid_disk >= old_disks) {
+				rdev->raid_disk = -1;
+				clear_bit(RD_IN_SYNC, &rdev->flags);
+			}
+		mddev->raid_disks = old_disks;
+		WARN_ON(r5_publish(mddev, prev));
+		return ret;
+	}
+	spin_lock_irq(&mddev->lock);
+	mddev->reshape_position = mddev->reshape_backwards ?
+				  mddev->reshape_end : 0;
+	spin_unlock_irq(&mddev->lock);
+	return 0;
+}
+
+/* The core suspended the array: the old geometry's conf goes. */
+static void raid5_finish_reshape(struct mddev *mddev)
+{
+	struct r5conf *conf = mddev->private;
+	struct r5conf *prev = conf->prev;
+
+	if (!prev)
+		return;
+	/*
+	 * rs stays until the next reshape or the end: a write that waited
+	 * for a window may still look at it once more (r5_reshape_route())
+	 */
+	WRITE_ONCE(conf->prev, NULL);
+	wake_up_all(&conf->rs->wait);
+	/* the core makes new_data_offset the data offset next */
+	conf->new_offset = false;
+	synchronize_rcu();
+	raid5_free_conf(prev);
+}
+
+enum { R5_MOVED, R5_UNMOVED, R5_ACROSS };
+
+/*
+ * Where array sectors [@a, @a + @n) stand against progress @p: all
+ * moved, none, or across the boundary, *@cut sectors from @a.
+ */
+static int r5_side(const struct r5reshape *rs, sector_t a, sector_t n,
+		   sector_t p, sector_t *cut)
+{
+	sector_t b = rs->backwards ? rs->end - p : p;
+
+	if (a + n <= b)
+		return rs->backwards ? R5_UNMOVED : R5_MOVED;
+	if (a >= b)
+		return rs->backwards ? R5_MOVED : R5_UNMOVED;
+	*cut = b - a;
+	return R5_ACROSS;
+}
+
+/*
+ * Route one array bio during a reshape.  Reads of what moved (up to
+ * done) go to the new geometry, the rest to the old one, which holds it
+ * intact until a checkpoint has drained them.  Writes to what the
+ * superblocks say moved (up to safe) go to the new geometry, to what is
+ * not moving yet (beyond issued) to the old; between they wait (up to
+ * done: for a checkpoint, which they ask for).  A bio across a boundary
+ * is split there and each part routed.
+ */
+static void r5_reshape_route(struct r5conf *conf, struct bio *bio)
+{
+	struct r5reshape *rs = conf->rs;
+
+	for (;;) {
+		sector_t a = bio->bi_iter.bi_sector;
+		sector_t n = bio_sectors(bio);
+		struct r5conf *to = conf;
+		sector_t cut = 0;
+		struct bio *split;
+		int side;
+
+		if ((bio->bi_opf & REQ_PREFLUSH) || !n) {
+			/* the geometry with more members flushes them all */
+			r5_make_request(conf->prev->raid_disks > conf->raid_disks ?
+					conf->prev : conf, bio);
+			return;
+		}
+		down_read(&rs->sem);
+		if (!op_is_write(bio_op(bio))) {
+			side = r5_side(rs, a, n, rs->done, &cut);
+			if (side == R5_UNMOVED)
+				to = conf->prev;
+		} else {
+			side = r5_side(rs, a, n, rs->safe, &cut);
+			if (side == R5_UNMOVED)
+				side = r5_side(rs, a, n, rs->issued, &cut);
+			if (side == R5_UNMOVED) {
+				to = conf->prev;
+			} else if (side == R5_MOVED &&
+				   r5_side(rs, a, n, rs->safe, &cut) !=
+				   R5_MOVED) {
+				sector_t safe = rs->safe, issued = rs->issued;
+
+				if (r5_side(rs, a, n, rs->done, &cut) !=
+				    R5_UNMOVED)
+					WRITE_ONCE(rs->want_cp, true);
+				up_read(&rs->sem);
+				wake_up(&conf->mddev->sync_wait);
+				wait_event(rs->wait,
+					   READ_ONCE(rs->safe) != safe ||
+					   READ_ONCE(rs->issued) != issued ||
+					   !READ_ONCE(conf->prev));
+				if (!READ_ONCE(conf->prev)) {
+					r5_make_request(conf, bio);
+					return;
+				}
+				continue;
+			}
+		}
+		if (side == R5_ACROSS) {
+			split = bio_split(bio, cut, GFP_NOIO, &conf->bs);
+			bio_chain(split, bio);
+			up_read(&rs->sem);
+			r5_reshape_route(conf, split);
+			continue;
+		}
+		if (to != conf && op_is_write(bio_op(bio)))
+			r5_make_request_drain(to, bio, rs,
+					      &rs->wcount[rs->wepoch & 1]);
+		else
+			r5_make_request(to, bio);
+		up_read(&rs->sem);
+		return;
+	}
+}
+
+/*
+ * Would writing the new geometry's rows of window [@start, @end) land
+ * only clear of the old data the superblocks still call live (what has
+ * not moved as of safe, to the end of its old row)?  In member sectors
+ * from each one's data offset; the new ones start gap lower (forwards)
+ * or higher (backwards).
+ */
+static bool r5_window_safe(struct r5conf *conf, sector_t start,
+			   sector_t end)
+{
+	const struct r5geom *ng = &conf->geo, *og = &conf->prev->geo;
+	struct r5reshape *rs = conf->rs;
+	u64 new_row = (u64)ng->data_disks * ng->chunk_sectors;
+	u64 old_row = (u64)og->data_disks * og->chunk_sectors;
+	u64 new_m, old_m;
+
+	if (rs->backwards) {
+		/* live: [0, end - safe); the window's rows from below */
+		old_m = div64_u64(rs->end - rs->safe + old_row - 1, old_row) *
+			og->chunk_sectors;
+		new_m = div64_u64(start, new_row) * ng->chunk_sectors;
+		return new_m + rs->gap >= old_m;
+	}
+	new_m = div64_u64(end + new_row - 1, new_row) * ng->chunk_sectors;
+	old_m = div64_u64(rs->safe, old_row) * og->chunk_sectors;
+	return new_m <= old_m + rs->gap;
+}
+
+/*
+ * Record done in the superblocks, so the new geometry may overwrite old
+ * data below it.  Reads routed to the old geometry before it finish
+ * first; new ones wait meanwhile.  Sync thread, no window in flight.
+ */
+static void r5_reshape_cp(struct r5conf *conf)
+{
+	struct r5reshape *rs = conf->rs;
+	struct r5conf *prev = conf->prev;
+
+	down_write(&rs->sem);
+	while (!wait_event_timeout(prev->wait, !atomic_read(&prev->nr_reqs),
+				   5 * HZ))
+		pr_warn("md/raid:%s: reshape checkpoint waits: old geometry nr_reqs %d writes %d waiting %d\n",
+			mdname(conf->mddev), atomic_read(&prev->nr_reqs),
+			atomic_read(&prev->writes),
+			atomic_read(&prev->waiting_reqs));
+	md_reshape_checkpoint(conf->mddev, rs->backwards ?
+			      rs->end - rs->done : rs->done);
+	rs->safe = rs->done;
+	WRITE_ONCE(rs->want_cp, false);
+	up_write(&rs->sem);
+	wake_up_all(&rs->wait);
+}
+
+static void r5_window_free(struct r5window *win)
+{
+	int i;
+
+	for (i = 0; i < win->nr_pages; i++)
+		if (win->pages[i])
+			__free_page(win->pages[i]);
+	if (win->bio) {
+		bio_uninit(win->bio);
+		kfree(win->bio);
+	}
+	kfree(win);
+}
+
+/* Advance done over the windows finished in order; any context. */
+static void r5_window_finish(struct r5window *win)
+{
+	struct r5conf *conf = win->conf;
+	struct r5reshape *rs = conf->rs;
+	struct mddev *mddev = conf->mddev;
+	bool ok = !win->status;
+	sector_t len = win->len;
+	struct r5window *w, *tmp;
+	LIST_HEAD(gone);
+	unsigned long flags;
+
+	spin_lock_irqsave(&rs->lock, flags);
+	win->done = true;
+	list_for_each_entry_safe(w, tmp, &rs->windows, list) {
+		if (!w->done)
+			break;
+		if (!w->status)
+			WRITE_ONCE(rs->done, w->progress);
+		list_move_tail(&w->list, &gone);
+	}
+	spin_unlock_irqrestore(&rs->lock, flags);
+	list_for_each_entry_safe(w, tmp, &gone, list)
+		r5_window_free(w);
+	wake_up_all(&rs->wait);
+	md_done_sync(mddev, len, ok);
+}
+
+static void r5_window_submit(struct r5conf *conf, struct r5window *win,
+			     enum req_op op, bio_end_io_t *end)
+{
+	struct r5req *req;
+	int i;
+
+	bio_init(win->bio, conf->mddev->gendisk->part0, win->bio->bi_inline_vecs,
+		 win->nr_pages, op);
+	win->bio->bi_iter.bi_sector = win->start;
+	for (i = 0; i < win->nr_pages; i++) {
+		unsigned int bytes = min_t(u64, PAGE_SIZE,
+					   (win->len << 9) - i * PAGE_SIZE);
+
+		__bio_add_page(win->bio, win->pages[i], bytes, 0);
+	}
+	win->bio->bi_end_io = end;
+	win->bio->bi_private = win;
+	r5_enter(conf, false);
+	req = r5_req_alloc(conf, win->bio, GFP_NOIO);
+	req->internal = true;
+	r5_req_submit(conf, req);
+}
+
+static void r5_window_written(struct bio *bio)
+{
+	struct r5window *win = bio->bi_private;
+
+	win->status = bio->bi_status;
+	r5_window_finish(win);
+}
+
+static void r5_window_write(struct work_struct *work)
+{
+	struct r5window *win = container_of(work, struct r5window, work);
+
+	bio_uninit(win->bio);
+	r5_window_submit(win->conf, win, REQ_OP_WRITE, r5_window_written);
+}
+
+static void r5_window_read_done(struct bio *bio)
+{
+	struct r5window *win = bio->bi_private;
+
+	win->status = bio->bi_status;
+	if (win->status) {
+		r5_window_finish(win);
+		return;
+	}
+	queue_work(win->conf->rs->wq, &win->work);
+}
+
+/*
+ * pers->close_sync: the pass ended, nothing is in flight.  A reshape
+ * records how far it got, which also lets the writes waiting for that go.
+ */
+static void raid5_close_sync(struct mddev *mddev)
+{
+	struct r5conf *conf = mddev->private;
+
+	if (conf->prev && test_bit(MDR_RESHAPE, &mddev->recovery) &&
+	    list_empty_careful(&conf->rs->windows) &&
+	    conf->rs->safe < conf->rs->done)
+		r5_reshape_cp(conf);
+}
+
+/*
+ * pers->sync_request with MDR_RESHAPE: move the window at @sector (one
+ * row of the new geometry) unless that would overwrite old data the
+ * superblocks still call live; then first wait for what is moving and
+ * record how far it got.
+ */
+static sector_t r5_reshape_request(struct mddev *mddev, sector_t sector,
+				   sector_t max_sector)
+{
+	struct r5conf *conf = mddev->private;
+	struct r5reshape *rs = conf->rs;
+	struct r5conf *prev = conf->prev;
+	sector_t row = (sector_t)conf->geo.data_disks * conf->geo.chunk_sectors;
+	struct r5window *win;
+	sector_t start, len;
+	unsigned int epoch;
+	int i, nr;
+
+	/* @sector is progress: the window is the next new row that way */
+	if (WARN_ON_ONCE(!prev || sector != rs->issued ||
+			 sector >= rs->end))
+		return 0;
+	if (rs->backwards) {
+		sector_t top = rs->end - sector;
+
+		start = rounddown(top - 1, row);
+		len = top - start;
+	} else {
+		start = sector;
+		len = min(row - sector % row, rs->end - sector);
+	}
+	while (!r5_window_safe(conf, start, start + len) ||
+	       (READ_ONCE(rs->want_cp) && rs->safe < rs->issued)) {
+		wait_event(rs->wait, list_empty_careful(&rs->windows));
+		if (READ_ONCE(rs->done) != rs->issued)
+			return 0;	/* a window failed */
+		if (rs->safe == rs->done) {
+			pr_err("md/raid:%s: reshape cannot move on: the data offsets leave too little room\n",
+			       mdname(mddev));
+			return 0;
+		}
+		r5_reshape_cp(conf);
+	}
+	nr = DIV_ROUND_UP(len, PAGE_SECTORS);
+	win = kzalloc(struct_size(win, pages, nr), GFP_NOIO);
+	if (!win)
+		return 0;
+	win->conf = conf;
+	win->start = start;
+	win->len = len;
+	win->progress = sector + len;
+	win->nr_pages = nr;
+	INIT_WORK(&win->work, r5_window_write);
+	win->bio = bio_kmalloc(nr, GFP_NOIO);
+	if (!win->bio)
+		goto free;
+	for (i = 0; i < nr; i++) {
+		win->pages[i] = alloc_page(GFP_NOIO);
+		if (!win->pages[i])
+			goto free;
+	}
+	/*
+	 * Writes at or above the new issued now wait; those routed to the
+	 * old geometry before (the epoch that ends here) drain
+	 */
+	down_write(&rs->sem);
+	rs->issued = sector + len;
+	epoch = rs->wepoch++ & 1;
+	up_write(&rs->sem);
+	wait_event(rs->wait, !atomic_read(&rs->wcount[epoch]));
+	spin_lock_irq(&rs->lock);
+	list_add_tail(&win->list, &rs->windows);
+	spin_unlock_irq(&rs->lock);
+	r5_window_submit(prev, win, REQ_OP_READ, r5_window_read_done);
+	return len;
+
+free:
+	kfree(win->bio);
+	win->bio = NULL;
+	r5_window_free(win);
+	return 0;
+}
+
+static int raid5_run(struct mddev *mddev)
+{
+	struct r5conf *conf;
+	const char *why;
+	struct r5geom geo;
+	int ret;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (r5g_init(&geo, mddev->level, mddev->layout, mddev->raid_disks,
+		     mddev->chunk_sectors, R5_STRIPE_SECTORS, &why)) {
+		pr_err("md/raid:%s: cannot start level %d, layout %d, %d members, chunk %u sectors: %s\n",
+		       mdname(mddev), mddev->level, mddev->layout,
+		       mddev->raid_disks, mddev->chunk_sectors, why);
+		return -EINVAL;
+	}
+	if (mddev->raid_disks >= BITS_PER_LONG) {
+		pr_err("md/raid:%s: at most %d members are supported\n",
+		       mdname(mddev), BITS_PER_LONG - 1);
+		return -EINVAL;
+	}
+
+	if (mddev->reshape_position != MD_MAX_SECTOR)
+		return r5_run_reshaping(mddev);
+	conf = r5_conf_create(mddev, &geo, false);
+	if (IS_ERR(conf))
+		return PTR_ERR(conf);
+	ret = r5_set_limits(mddev, conf, NULL);
+	if (ret)
+		goto free_conf;
+	return r5_publish(mddev, conf);
+
+free_conf:
+	raid5_free_conf(conf);
+	return ret;
+}
+
+/* @conf becomes the array's: its sysfs files, shrinker and trimming. */
+static int r5_publish(struct mddev *mddev, struct r5conf *conf)
+{
+	unsigned long flags;
 
 	mddev->private = conf;
 	spin_lock_irqsave(&mddev->lock, flags);
@@ -4394,26 +5257,6 @@ static int raid5_run(struct mddev *mddev)
 		conf->raid_disks - mddev->degraded, conf->raid_disks,
 		mddev->layout);
 	return 0;
-
-destroy_flush_wq:
-	destroy_workqueue(conf->flush_wq);
-destroy_wq:
-	destroy_workqueue(conf->wq);
-exit_bs:
-	bioset_exit(&conf->bs);
-exit_piece_pool:
-	mempool_exit(&conf->piece_pool);
-exit_req_pool:
-	mempool_exit(&conf->req_pool);
-free_workers:
-	r5_free_workers(conf);
-free_hash:
-	kfree(conf->hash);
-free_disks:
-	kfree(conf->disks);
-free_conf:
-	kfree(conf);
-	return ret;
 }
 
 static void raid5_free(struct mddev *mddev, void *priv)
@@ -4430,12 +5273,16 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	sysfs_remove_group(&mddev->kobj, &r5_attr_group);
 	/* the last r5_leave() may still be looking at conf->wait */
 	synchronize_rcu();
+	if (conf->prev)
+		raid5_free_conf(conf->prev);
+	r5_reshape_free(conf->rs);
 	raid5_free_conf(priv);
 }
 
 #define R5_PERSONALITY(_name, _level) {			\
 	.name		= _name,			\
 	.level		= _level,			\
+	.takeover	= raid##_level##_takeover,	\
 	.owner		= THIS_MODULE,			\
 	.run		= raid5_run,			\
 	.free		= raid5_free,			\
@@ -4453,6 +5300,10 @@ static void raid5_free(struct mddev *mddev, void *priv)
 	.resize_in_place = true,			\
 	.replacement	= true,				\
 	.round_dev_sectors = raid5_round_dev_sectors,	\
+	.close_sync	= raid5_close_sync,		\
+	.check_reshape	= raid5_check_reshape,		\
+	.start_reshape	= raid5_start_reshape,		\
+	.finish_reshape	= raid5_finish_reshape,		\
 }
 
 static struct md_personality raid4_personality = R5_PERSONALITY("raid4", 4);

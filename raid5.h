@@ -115,6 +115,14 @@ struct r5req {
 	blk_status_t status;		/* first error; WRITE_ONCE */
 	struct md_io_stamp start;	/* md_io_start() */
 	bool write;
+	/* a reshape window's own IO: no accounting, no md_write_start() */
+	bool internal;
+	/*
+	 * A write to the old geometry during a reshape: counted here until
+	 * it ends, so a window waits for those it overlaps (r5reshape)
+	 */
+	atomic_t *drain;
+	struct r5reshape *drain_rs;
 	/* member sectors whose bitmap bits it holds (bm_len 0: none) */
 	sector_t bm_lo, bm_len;
 	/* md_bitmap_written() stamp its member writes wait for, or 0 */
@@ -340,9 +348,64 @@ struct r5disk {
 	sector_t rnext[2];
 };
 
+/*
+ * A reshape's window state (raid5.c "Reshape").  Progress in array
+ * sectors from where the reshape starts: forwards from 0 (moved: below
+ * the position), backwards from end (moved: at and above end - the
+ * progress).  Up to safe the superblocks say the new geometry holds the
+ * data; up to done it does; up to issued it does or is being moved.
+ * safe <= done <= issued.  All three change under sem held for writing
+ * (the IO path routes under it held for reading) and are read under it
+ * or with READ_ONCE; done also under lock, with the windows list.
+ * backwards and end are fixed for the reshape.
+ */
+struct r5reshape {
+	struct rw_semaphore sem;	/* see above */
+	spinlock_t lock;		/* done and windows */
+	sector_t safe, done, issued;
+	bool backwards;
+	sector_t end;
+	struct list_head windows;	/* in flight, in array order; lock */
+	wait_queue_head_t wait;		/* IO waiting for them to move */
+	bool want_cp;			/* a write waits in [safe, done) */
+	/*
+	 * Writes routed to the old geometry, by epoch (wepoch & 1, under
+	 * sem): raising issued starts a new epoch and waits for the old
+	 * one's to end, not for writes that came after
+	 */
+	unsigned int wepoch;
+	atomic_t wcount[2];
+	sector_t gap;			/* least distance the data moves */
+	struct workqueue_struct *wq;	/* windows' write halves */
+};
+
+/* One window of a reshape: read in the old geometry, written in the new. */
+struct r5window {
+	struct r5conf *conf;
+	struct list_head list;		/* rs->windows; rs->lock */
+	sector_t start, len;		/* array sectors */
+	sector_t progress;		/* rs->done once it and all before are */
+	bool done;			/* rs->lock */
+	blk_status_t status;
+	struct work_struct work;
+	int nr_pages;
+	struct bio *bio;
+	struct page *pages[];
+};
+
 struct r5conf {
 	struct mddev *mddev;
 	struct r5geom geo;
+	/*
+	 * Reshape (raid5.c "Reshape"): the new geometry's conf (this one,
+	 * mddev->private) reads and writes members at their new data
+	 * offsets; prev is the old geometry's while the reshape runs, and
+	 * rs the window state.  Set at run()/start_reshape() with the
+	 * array suspended, cleared at finish_reshape() likewise.
+	 */
+	bool new_offset;
+	struct r5conf *prev;
+	struct r5reshape *rs;
 	int raid_disks;
 	struct r5disk *disks;		/* raid_disks entries */
 
@@ -434,6 +497,7 @@ struct r5conf {
  * makes worker 0 give it an r5req for the retry.
  */
 struct r5clone {
+	struct r5conf *conf;		/* the geometry's conf it reads for */
 	struct r5req *req;
 	struct bio *master;
 	struct md_io_stamp start;

@@ -8,17 +8,20 @@
 # --chunk=32, --layout=left-asymmetric, --raid-devices=5 (spare ram4
 # added first), --level=6 (spare ram5 added first), --bitmap=internal.
 #
-# This is where the two implementations differ, deliberately (raid5.rst,
-# "Reshape"): in-tree md reshapes (or converts, or adds the bitmap); the
-# fork has no reshape and must refuse each request cleanly; both add the
-# internal bitmap.
+# The first three are asked with --backup-file, and this is where the two
+# implementations differ, deliberately (raid5.rst, "Reshape"): in-tree md
+# reshapes through mdadm's backup file; the fork reshapes only by moving
+# the data offsets (t113, t115) and must refuse the backup-file protocol
+# cleanly.  --level=6 takes no backup file: both convert (the fork on its
+# 4 members, in-tree on the 5 it grew to).  Both add the internal bitmap.
 # So the expected outcome branches on $IMPL, and only that:
 #   intree: mdadm --grow succeeds, the reshape runs to its end and sysfs
 #           shows the new geometry;
-#   fork:   mdadm --grow fails, the kernel log says why (a line naming md0
-#           written by this request), and level, raid_disks, chunk_size,
-#           layout in sysfs and mdadm --detail are as before (spares stay
-#           spares, no sync action starts).
+#   fork:   backup-file requests: mdadm --grow fails, the kernel log says
+#           why (a line naming md0 written by this request), and level,
+#           raid_disks, chunk_size, layout in sysfs and mdadm --detail
+#           are as before (spares stay spares, no sync action starts);
+#           --level=6: as intree, on its own geometry.
 # On both, fio (writing during the request) sees no error, everything
 # written before and during verifies afterwards, and check finds
 # mismatch_cnt 0.
@@ -52,42 +55,25 @@ detail_is() {
 		[ "$_y" = "$4" ]
 }
 
-# bg_fio_start OFF_M SEED: fio write + verify of 4 MiB at OFF_M MiB in
-# the background (rate limited so it overlaps the request)
-bg_fio_start() {
-	_w=$(md_writes)
-	(cd /tmp && fio --name=bg --filename=$MD --rw=randwrite --bs=4k \
-		--ioengine=libaio --iodepth=16 --direct=1 --size=4M \
-		--offset="$1M" --verify=crc32c --verify_fatal=1 --randrepeat=1 \
-		--randseed="$2" --verify_state_save=0 --do_verify=1 \
-		--rate=,2m --eta=never) > /tmp/fio.out 2>&1 &
-	bg_pid=$!
-	wait_writes_start "$_w"
-}
-
-bg_fio_end() {
-	wait "$bg_pid"
-	fio_log_ok $?
-}
-
-# grow_case NAME WANT_GEOMETRY ARGS...: the request under fio load.
-# WANT_GEOMETRY is what intree ends with (the fork must keep BEFORE);
-# mdadm converts RAID5 to RAID6 through a "-6" layout and then restripes
-# to the plain one, so --level=6 ends left-asymmetric (layout 0).
+# grow_case NAME WANT_GEOMETRY FORK_WANT ARGS...: the request under fio
+# load.  WANT_GEOMETRY is what intree ends with; FORK_WANT what the fork
+# ends with, or "refuse" (it must keep BEFORE).  mdadm converts RAID5 to
+# RAID6 through a "-6" layout and then restripes to the plain one.
 grow_case() {
-	_g=$1 _want=$2
-	shift 2
+	_g=$1 _want=$2 _fwant=$3
+	shift 3
+	[ "$impl" = fork ] && [ "$_fwant" != refuse ] && _want=$_fwant
 	BEFORE=$(geometry)
 	dmesg -c > /dev/null
-	ktap_check "$_g: fio running" bg_fio_start "$OFF" "$OFF"
+	ktap_check "$_g: fio running" r5_bg_start "$OFF" "$OFF"
 	mdadm --grow $MD "$@" > /tmp/grow.out 2>&1
 	_rc=$?
 	sed 's/^/# mdadm: /' /tmp/grow.out
-	if [ "$impl" = intree ]; then
-		ktap_check "$_g: intree: mdadm --grow succeeds" [ $_rc = 0 ]
-		ktap_check "$_g: intree: reshape runs to its end" \
-			sh -c "sleep 2; . /harness/lib.sh; wait_resync md0 600"
-		ktap_check "$_g: intree: sysfs geometry now $_want" \
+	if [ "$impl" = intree ] || [ "$_fwant" != refuse ]; then
+		ktap_check "$_g: $impl: mdadm --grow succeeds" [ $_rc = 0 ]
+		ktap_check "$_g: $impl: reshape runs to its end" \
+			sh -c "sleep 2; . /harness/lib.sh; wait_resync md0 600 && sleep 2 && wait_resync md0 600"
+		ktap_check "$_g: $impl: sysfs geometry now $_want" \
 			sh -c "g='$(geometry)'; echo \"\$g\"; [ \"\$g\" = '$_want' ]"
 	else
 		ktap_check "$_g: fork: mdadm --grow fails" [ $_rc != 0 ]
@@ -97,17 +83,12 @@ grow_case() {
 			sh -c "g='$(geometry)'; echo \"\$g\"; [ \"\$g\" = '$BEFORE' ] &&
 			[ \"\$(cat $SYS/sync_action)\" = idle ]"
 	fi
-	ktap_check "$_g: fio during the request: no error" bg_fio_end
+	ktap_check "$_g: fio during the request: no error" r5_bg_end
 	OFF=$((OFF + 4))
 }
 
 verify_all() {
-	r5_fio verify randwrite 4k 0 8M 31 || return 1
-	_o=8
-	while [ $_o -lt "$OFF" ]; do
-		r5_fio verify randwrite 4k "${_o}M" 4M "$_o" || return 1
-		_o=$((_o + 4))
-	done
+	r5_fio verify randwrite 4k 0 8M 31 && r5_bg_verify 8 "$OFF"
 }
 
 restart_verify() {
@@ -126,23 +107,24 @@ OFF=8
 # A backup file for the restriping requests: without one mdadm refuses
 # on the fork by itself (it has no md/dev-*/new_offset to restripe in
 # place), so the kernel would never see the request.
-grow_case "--chunk=32" "raid5 4 32768 2" --chunk=32 --backup-file=/tmp/bk1
-grow_case "--layout=left-asymmetric" "raid5 4 32768 0" \
+grow_case "--chunk=32" "raid5 4 32768 2" refuse --chunk=32 \
+	--backup-file=/tmp/bk1
+grow_case "--layout=left-asymmetric" "raid5 4 32768 0" refuse \
 	--layout=left-asymmetric --backup-file=/tmp/bk2
 ktap_check "add spare ram4" mdadm $MD --add /dev/ram4
-grow_case "--raid-devices=5" "raid5 5 32768 0" --raid-devices=5 \
+grow_case "--raid-devices=5" "raid5 5 32768 0" refuse --raid-devices=5 \
 	--backup-file=/tmp/bk3
 ktap_check "add spare ram5" mdadm $MD --add /dev/ram5
-grow_case "--level=6" "raid6 6 32768 0" --level=6
+grow_case "--level=6" "raid6 6 32768 0" "raid6 5 65536 2" --level=6
 # An internal bitmap is no reshape: both add it under load (issue 14).
 BEFORE=$(geometry)
-ktap_check "--bitmap=internal: fio running" bg_fio_start "$OFF" "$OFF"
+ktap_check "--bitmap=internal: fio running" r5_bg_start "$OFF" "$OFF"
 ktap_check "--bitmap=internal: mdadm --grow succeeds" \
 	mdadm --grow $MD --bitmap=internal
 ktap_check "--bitmap=internal: /proc/mdstat shows the bitmap" \
 	sh -c "grep -A3 '^md0' /proc/mdstat | grep -q 'bitmap:'"
 ktap_check "--bitmap=internal: geometry unchanged ($BEFORE)" same_geometry
-ktap_check "--bitmap=internal: fio during the request: no error" bg_fio_end
+ktap_check "--bitmap=internal: fio during the request: no error" r5_bg_end
 OFF=$((OFF + 4))
 if [ "$impl" = intree ]; then
 	ktap_check "intree: --detail: raid6, 6 devices, 32K, left-asymmetric" \
@@ -150,8 +132,8 @@ if [ "$impl" = intree ]; then
 	ktap_check "intree: internal bitmap present" \
 		sh -c "mdadm --detail $MD | grep -i 'bitmap : internal'"
 else
-	ktap_check "fork: --detail: raid5, 4 devices, 64K, left-symmetric" \
-		detail_is raid5 4 64K left-symmetric
+	ktap_check "fork: --detail: raid6, 5 devices, 64K, left-symmetric" \
+		detail_is raid6 5 64K left-symmetric
 	ktap_check "fork: internal bitmap present" \
 		sh -c "mdadm --detail $MD | grep -i 'bitmap : internal'"
 fi

@@ -7,7 +7,8 @@
 # md0 and md1, see common.sh), write and verify region A on each, print the
 # checkpoint, then crash (sysrq b) while fio writes region B on each and
 # every array is marked active (dirty); raid5-replace: while vda's
-# replacement is half built.  Never reports a result of its
+# replacement is half built; raid5-reshape: half way through a grow to 5
+# members, region A written while it moved.  Never reports a result of its
 # own when it works (the host checks the checkpoint and crash markers);
 # a failed check ends it with a result before the crash instead.
 . /harness/tests/crash/common.sh
@@ -32,16 +33,30 @@ writing() {
 }
 
 nr=$(echo "$ARRAYS" | wc -w)
-ktap_plan $((1 + 4 * nr + BITMAP + REPLACE))
+ktap_plan $((1 + 4 * nr + BITMAP + REPLACE + RESHAPE))
 ktap_check "raid$LEVEL: virtio disks $(echo "$MEMBERS $DD_MEMBERS $REPL_DEV" | sed 's,/dev/,,g')" virtio_disks
 for md in $ARRAYS; do
 	ktap_check "${md#/dev/}: mdadm --create raid$LEVEL --assume-clean ($(members_of "$md" | wc -w) members)" \
 		md_create "$md"
 done
+# raid5-reshape: the grow moves slowly while region A is written, so A
+# lies on both sides of the reshape position
+start_reshape() {
+	mdadm "$MD" --add "$REPL_DEV" || return 1
+	echo 300 > /sys/block/md0/md/sync_speed_max
+	mdadm --grow "$MD" --raid-devices=5 || return 1
+	sleep 1
+	grep -A3 '^md0' /proc/mdstat
+	grep -q reshape /proc/mdstat
+}
+[ "$RESHAPE" = 1 ] &&
+	ktap_check "md0: mdadm --grow -n 5 onto $REPL_DEV: reshaping" start_reshape
 for md in $ARRAYS; do
 	# shellcheck disable=SC2086
 	ktap_check "${md#/dev/}: region A: fio write + verify" fio_region "$md" WRITE $A_ARGS
 done
+[ "$RESHAPE" = 1 ] && grep -H . /sys/block/md0/md/reshape_position \
+	/sys/block/md0/md/sync_completed | sed 's/^/# /'
 # with a bitmap: mdadm --create set every bit; once the daemon cleared
 # them, only what region B dirties below is dirty at the crash
 if [ "$BITMAP" = 1 ]; then

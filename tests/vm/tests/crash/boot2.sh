@@ -14,6 +14,8 @@
 #
 # raid5-replace: vda's replacement, half built at the crash, is one
 # again after assembly; it and the resync complete, it holds slot 0.
+# raid5-reshape: the grow to 5 members, half way at the crash, goes on
+# from the position the superblocks recorded and ends, then the resync.
 #
 # raid5/raid6 also: md1, as dirty, is assembled without its last member.
 # Without force that is refused (mdadm --assemble --run fails, the kernel
@@ -75,18 +77,47 @@ resync_io() {
 	awk -v io="$_io" -v all="$_all" -v max="$3" 'BEGIN { exit !(100 * io / (2 * all) <= max) }'
 }
 
-# raid5-replace: every sync done (the recovery that completes the
-# replacement and the resync the crash asked for, in either order)
-syncs_done() {
+# all_synced SECS CHECK: every sync pass on md0 done (each waited for up
+# to SECS), resync_start none and the function CHECK true, within three
+# rounds (one pass may start another)
+all_synced() {
 	for _r in 1 2 3; do
-		wait_resync md0 180 || return 1
+		wait_resync md0 "$1" || return 1
 		sleep 2
 		[ "$(cat /sys/block/md0/md/sync_action)" = idle ] &&
 			[ "$(cat /sys/block/md0/md/resync_start)" = none ] &&
-			! grep -q replacement /sys/block/md0/md/dev-*/state &&
-			return 0
+			"$2" && return 0
 	done
-	no_resync "$MD"
+	return 1
+}
+
+no_replacement() { ! grep -q replacement /sys/block/md0/md/dev-*/state; }
+
+# raid5-replace: every sync done (the recovery that completes the
+# replacement and the resync the crash asked for, in either order)
+syncs_done() {
+	all_synced 180 no_replacement || no_resync "$MD"
+}
+
+# raid5-reshape: assembled, the reshape runs on
+reshaping() {
+	grep -A3 '^md0' /proc/mdstat
+	grep -H . /sys/block/md0/md/reshape_position
+	grep -q reshape /proc/mdstat &&
+		[ "$(cat /sys/block/md0/md/reshape_position)" != none ]
+}
+
+five_members() {
+	[ "$(cat /sys/block/md0/md/reshape_position)" = none ] &&
+		[ "$(cat /sys/block/md0/md/raid_disks)" = 5 ]
+}
+
+# raid5-reshape: the reshape ended (5 members) and so did the resync
+reshape_done() {
+	all_synced 300 five_members && return 0
+	grep -H . /sys/block/md0/md/sync_action /sys/block/md0/md/resync_start \
+		/sys/block/md0/md/reshape_position /sys/block/md0/md/raid_disks
+	return 1
 }
 
 took_slot() {
@@ -110,7 +141,18 @@ ktap_check "md0 superblocks: State active (unclean shutdown)" sb_states active $
 # the resync's member IO and time count from here, the assemble
 io0=$(member_io_sectors)
 read -r t0 _ < /proc/uptime
-if [ "$REPLACE" = 1 ]; then
+if [ "$RESHAPE" = 1 ]; then
+	md_speed_limit 100 300
+	# shellcheck disable=SC2086
+	ktap_check "md0: mdadm --assemble, 5 members with the reshape recorded" \
+		mdadm --assemble $MD $MEMBERS_AFTER
+	ktap_check "md0: the reshape continues from the recorded position" \
+		reshaping
+	md_speed_limit
+	ktap_check "md0: the reshape and the resync complete: 5 members" \
+		reshape_done
+	MEMBERS=$MEMBERS_AFTER
+elif [ "$REPLACE" = 1 ]; then
 	md_speed_limit 100 300
 	# shellcheck disable=SC2086
 	ktap_check "md0: mdadm --assemble, with the half-built replacement" \

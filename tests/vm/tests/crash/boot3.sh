@@ -9,7 +9,8 @@
 # starts degraded without force and without a resync; region A verifies.
 # With a bitmap: boot 2's clean stop left no dirty chunk in it.
 . /harness/tests/crash/common.sh
-# raid5-replace: the replacement holds vda's slot since boot 2
+# raid5-replace: the replacement holds vda's slot since boot 2;
+# raid5-reshape: vde is the fifth member since boot 2
 MEMBERS=$MEMBERS_AFTER
 
 plan=7

@@ -13,6 +13,7 @@
 #   raid6  md0 = vda..vde (5 members); md1 = vdf..vdi (4 members)
 #   raid10 md0 = vda..vdd (near-2 on 4 members, 64K chunks)
 #   raid5-replace  md0 = vda..vdd, vde its spare (CRASH_REPLACE below)
+#   raid5-reshape  md0 = vda..vdd, grown onto vde (CRASH_RESHAPE below)
 # md0 is the plain crash case.  md1 (parity levels only) is the dirty
 # degraded case: after the crash it is assembled without its last member.
 . /harness/lib.sh
@@ -62,6 +63,17 @@ if [ "$REPLACE" = 1 ]; then
 	DD_LEFT_OUT=
 	REPL_DEV=/dev/vde
 	MEMBERS_AFTER="/dev/vde $(echo "$MEMBERS" | cut -d' ' -f2-)"
+fi
+# CRASH_RESHAPE=1 (raid5-reshape): md0 = vda..vdd grows onto vde (mdadm
+# --grow -n 5, the data offsets moving down), half way at the crash;
+# from boot 2 on md0 = vda..vde (MEMBERS_AFTER), no md1
+RESHAPE=$(sed -n 's/^CRASH_RESHAPE=//p' /harness/config)
+RESHAPE=${RESHAPE:-0}
+if [ "$RESHAPE" = 1 ]; then
+	DD_MEMBERS=
+	DD_LEFT_OUT=
+	REPL_DEV=/dev/vde
+	MEMBERS_AFTER="$MEMBERS /dev/vde"
 fi
 # md1's members without the one left out
 DD_PRESENT=

@@ -143,3 +143,33 @@ r5_range_md5() {
 		skip=$(($2 * 512)) count=$(($3 * 512)) 2>/dev/null |
 		md5sum | cut -d' ' -f1
 }
+
+# r5_bg_start OFF_M SEED: fio write + verify of 4 MiB at OFF_M MiB of md0
+# in the background, rate limited (2 MB/s) so it overlaps a request
+# made meanwhile; returns once its writes reach md0.  r5_bg_end waits
+# for it and checks its log.
+r5_bg_start() {
+	_w=$(md_writes)
+	(cd /tmp && fio --name=bg --filename=$R5_MD --rw=randwrite --bs=4k \
+		--ioengine=libaio --iodepth=16 --direct=1 --size=4M \
+		--offset="$1M" --verify=crc32c --verify_fatal=1 --randrepeat=1 \
+		--randseed="$2" --verify_state_save=0 --do_verify=1 \
+		--rate=,2m --eta=never) > /tmp/fio.out 2>&1 &
+	R5_BG_PID=$!
+	wait_writes_start "$_w"
+}
+
+r5_bg_end() {
+	wait "$R5_BG_PID"
+	fio_log_ok $?
+}
+
+# r5_bg_verify FIRST END: verify the regions r5_bg_start wrote, 4 MiB at
+# FIRST, FIRST + 4, ... below END MiB (each with its offset as seed)
+r5_bg_verify() {
+	_o=$1
+	while [ "$_o" -lt "$2" ]; do
+		r5_fio verify randwrite 4k "${_o}M" 4M "$_o" || return 1
+		_o=$((_o + 4))
+	done
+}
