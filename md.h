@@ -187,6 +187,12 @@ struct md_bitmap;
 struct md_takeover {
 	int level, layout, chunk_sectors, raid_disks;
 	int drop_slot;
+	/*
+	 * Sectors each member's data uses at the new level, 0 for as now;
+	 * where set, members' data areas are cut to it (RAID0 runs on the
+	 * members' whole data areas)
+	 */
+	sector_t dev_sectors;
 };
 
 struct file;
@@ -235,8 +241,16 @@ struct mddev {
 	int new_level, new_layout, new_chunk_sectors, delta_disks;
 	bool reshape_backwards;
 	sector_t reshape_position;
-	/* array sectors the reshape walks (the smaller geometry's); pers */
+	/*
+	 * The array sectors the reshape walks (the larger geometry's: rows
+	 * past the old data are written too), and how many of them make one
+	 * sector of its progress (the new geometry's data members): the
+	 * sync thread counts progress per member, as in-tree, so speeds and
+	 * sync_speed_min compare with a resync's.  Set by the personality
+	 * (start_reshape(), run()); md_reshape_pos()/md_reshape_progress().
+	 */
 	sector_t reshape_end;
+	unsigned int reshape_unit;
 	sector_t dev_sectors;		/* used sectors on each member */
 	sector_t array_sectors;
 	u8 uuid[16];
@@ -369,6 +383,37 @@ void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice);
 
 /* md_reshape.c, for personalities: record @pos, on disk on return */
 void md_reshape_checkpoint(struct mddev *mddev, sector_t pos);
+
+/*
+ * A reshape's progress (the sync thread's position, per member, from
+ * where it starts) and the array position it stands for, both ways: the
+ * moved part is below the position forwards, at and above it backwards.
+ * Exact at the rows a reshape moves (multiples of reshape_unit, counted
+ * from its start) and at its two ends.
+ */
+static inline sector_t md_reshape_span(struct mddev *mddev)
+{
+	return DIV_ROUND_UP(mddev->reshape_end, mddev->reshape_unit);
+}
+
+static inline sector_t md_reshape_pos(struct mddev *mddev, sector_t j)
+{
+	sector_t e = mddev->reshape_end, span = md_reshape_span(mddev);
+
+	j = min(j, span);
+	if (mddev->reshape_backwards)
+		return min_t(sector_t, e, (span - j) * mddev->reshape_unit);
+	return min_t(sector_t, e, j * mddev->reshape_unit);
+}
+
+static inline sector_t md_reshape_progress(struct mddev *mddev,
+					   sector_t pos)
+{
+	sector_t j = DIV_ROUND_UP(min(pos, mddev->reshape_end),
+				  mddev->reshape_unit);
+
+	return mddev->reshape_backwards ? md_reshape_span(mddev) - j : j;
+}
 
 /* A bitmap on the members (not in a file): what superblocks announce. */
 static inline bool md_internal_bitmap(struct mddev *mddev)

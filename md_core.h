@@ -275,7 +275,7 @@ static inline sector_t md_sync_end(struct mddev *mddev,
 	if (recovery & BIT(MDR_SYNC))
 		return READ_ONCE(mddev->resync_max_sectors);
 	if (recovery & BIT(MDR_RESHAPE))
-		return READ_ONCE(mddev->reshape_end);
+		return md_reshape_span(mddev);
 	return READ_ONCE(mddev->dev_sectors);
 }
 

@@ -27,8 +27,9 @@
  * makes the old one authoritative there again.
  *
  * The pass itself is the sync thread's, with MDR_RESHAPE: it walks the
- * array sectors of the reshape (reshape_end) under the resync throttle,
- * like any sync, and the md thread finishes it (md_reshape_finish()):
+ * reshape under the resync throttle like any sync, counting per member
+ * (md_reshape_progress(): so sync_speed_min means what it means for a
+ * resync), and the md thread finishes it (md_reshape_finish()):
  * the new description, data offsets and size become the array's.
  *
  * A takeover (md_takeover(), a level written on a running array) moves
@@ -148,9 +149,8 @@ void md_reshape_checkpoint(struct mddev *mddev, sector_t pos)
 	spin_lock_irq(&mddev->lock);
 	mddev->reshape_position = pos;
 	spin_unlock_irq(&mddev->lock);
-	/* the sync thread counts progress: backwards from the end */
-	WRITE_ONCE(mddev->curr_resync_completed, mddev->reshape_backwards ?
-		   mddev->reshape_end - pos : pos);
+	WRITE_ONCE(mddev->curr_resync_completed,
+		   md_reshape_progress(mddev, pos));
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	md_update_sb(mddev);
 	md_notify_sync(mddev, MD_KN_COMPLETED);
@@ -212,6 +212,7 @@ int md_takeover(struct mddev *mddev, int level)
 	struct md_personality *old = mddev->pers, *pers;
 	int o_level = mddev->level, o_layout = mddev->layout;
 	int o_chunk = mddev->chunk_sectors, o_disks = mddev->raid_disks;
+	sector_t o_dev = mddev->dev_sectors;
 	struct md_rdev *rdev, *dropped = NULL;
 	struct md_takeover t;
 	sector_t size;
@@ -231,6 +232,7 @@ int md_takeover(struct mddev *mddev, int level)
 		goto put_pers;
 	}
 	t.drop_slot = -1;
+	t.dev_sectors = 0;
 	err = pers->takeover(mddev, &t);
 	if (err)
 		goto put_pers;
@@ -249,12 +251,17 @@ int md_takeover(struct mddev *mddev, int level)
 	mddev->layout = t.layout;
 	mddev->chunk_sectors = t.chunk_sectors;
 	mddev->raid_disks = t.raid_disks;
-	rdev_for_each(rdev, mddev)
+	if (t.dev_sectors)
+		mddev->dev_sectors = t.dev_sectors;
+	rdev_for_each(rdev, mddev) {
 		if (t.drop_slot >= 0 && rdev->raid_disk == t.drop_slot) {
 			dropped = rdev;
 			rdev->raid_disk = -1;
 			clear_bit(RD_IN_SYNC, &rdev->flags);
 		}
+		if (t.dev_sectors && rdev->sectors > t.dev_sectors)
+			rdev->sectors = t.dev_sectors;
+	}
 	WRITE_ONCE(mddev->pers, pers);
 	err = pers->run(mddev);
 	if (err) {
@@ -265,6 +272,7 @@ int md_takeover(struct mddev *mddev, int level)
 		mddev->layout = o_layout;
 		mddev->chunk_sectors = o_chunk;
 		mddev->raid_disks = o_disks;
+		mddev->dev_sectors = o_dev;
 		if (dropped) {
 			dropped->raid_disk = t.drop_slot;
 			set_bit(RD_IN_SYNC, &dropped->flags);
@@ -285,11 +293,15 @@ int md_takeover(struct mddev *mddev, int level)
 	rdev_for_each(rdev, mddev)
 		md_rdev_link_slot(rdev);
 	size = mddev->array_sectors;
+	WRITE_ONCE(mddev->resync_max_sectors,
+		   md_sync_sectors(mddev, mddev->pers, mddev->dev_sectors));
 	mutex_unlock(&core->sb_mutex);
 	md_resume(mddev);
 	module_put(old->owner);
 	if (err)
 		return err;
+	/* the sync files follow the personality (mddev_unlock() adds them) */
+	set_bit(MDC_SYNC_FILES, &core->core_flags);
 	pr_info("md: %s: level %d taken over as level %d, layout %d, %d members\n",
 		mdname(mddev), o_level, mddev->level, mddev->layout,
 		mddev->raid_disks);

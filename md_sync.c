@@ -487,8 +487,7 @@ static void md_sync_checkpoint(struct mddev *mddev, sector_t pos,
 
 	WRITE_ONCE(mddev->curr_resync_completed, pos);
 	if (test_bit(MDR_RESHAPE, &mddev->recovery)) {
-		md_reshape_checkpoint(mddev, mddev->reshape_backwards ?
-				      mddev->reshape_end - pos : pos);
+		md_reshape_checkpoint(mddev, md_reshape_pos(mddev, pos));
 		return;
 	}
 	if (resync && !requested) {
@@ -596,7 +595,7 @@ static int md_sync_thread_fn(void *arg)
 	 * a reshape the array (md_reshape.c)
 	 */
 	sector_t max = resync ? mddev->resync_max_sectors :
-		       reshape ? mddev->reshape_end : mddev->dev_sectors;
+		       reshape ? md_reshape_span(mddev) : mddev->dev_sectors;
 	sector_t step = max_t(sector_t, max >> 4, 1);
 	sector_t start, j, n, pos, end;
 	unsigned long last_checkpoint;
@@ -606,10 +605,8 @@ static int md_sync_thread_fn(void *arg)
 	u32 req_max;
 
 	/* sync_min cannot change while MDR_RUNNING (its store refuses) */
-	if (reshape)	/* progress: backwards from the end */
-		start = mddev->reshape_backwards ?
-			max - min(max, mddev->reshape_position) :
-			mddev->reshape_position;
+	if (reshape)	/* per member, from where it starts */
+		start = md_reshape_progress(mddev, mddev->reshape_position);
 	else if (resync && requested)
 		start = READ_ONCE(core->sync_min_sectors);
 	else if (resync)
@@ -1018,14 +1015,6 @@ int md_sync_status(struct seq_file *seq, struct mddev *mddev)
 	mark = READ_ONCE(core->mark_sectors[0]);
 	db = pos > mark ? pos - mark : 0;
 	rt = db ? mul_u64_u64_div_u64(max - pos, dt, db) : 0;
-	/* a reshape, as in-tree: per member (it walks array sectors) */
-	if (recovery & BIT(MDR_RESHAPE)) {
-		sector_t dev = READ_ONCE(mddev->dev_sectors);
-
-		pos = mul_u64_u64_div_u64(pos, dev, max);
-		db = mul_u64_u64_div_u64(db, dev, max);
-		max = dev;
-	}
 	seq_printf(seq, " %s =%3u.%u%% (%llu/%llu)", what,
 		   (unsigned int)per_milli / 10, (unsigned int)per_milli % 10,
 		   (unsigned long long)pos / 2, (unsigned long long)max / 2);

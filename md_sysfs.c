@@ -610,18 +610,9 @@ static ssize_t sync_completed_show(struct mddev *mddev, char *page)
 	/* waiting for an array that shares a disk to finish its pass */
 	if (READ_ONCE(to_core(mddev)->sync_delayed))
 		return sysfs_emit(page, "delayed\n");
-	/*
-	 * as in-tree: the resync space, the members for a recovery and (in
-	 * proportion: it walks array sectors) for a reshape
-	 */
+	/* as in-tree: the resync space, the members for a recovery */
 	pos = READ_ONCE(mddev->curr_resync_completed);
 	end = md_sync_end(mddev, recovery);
-	if ((recovery & BIT(MDR_RESHAPE)) && end) {
-		sector_t dev = READ_ONCE(mddev->dev_sectors);
-
-		pos = mul_u64_u64_div_u64(min(pos, end), dev, end);
-		end = dev;
-	}
 	return sysfs_emit(page, "%llu / %llu\n", (unsigned long long)pos,
 			  (unsigned long long)end);
 }

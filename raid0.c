@@ -283,6 +283,47 @@ static void raid0_free(struct mddev *mddev, void *priv)
 	raid0_free_conf(conf);
 }
 
+/*
+ * pers->takeover: a RAID4/5 with parity last and its parity member gone
+ * (mdadm removes it first) is a RAID0 of one zone over the rest: chunk c
+ * on member c % n at row c / n.  The members' data areas are cut to
+ * what RAID4/5 used, so the size stays.
+ */
+static int raid0_takeover(struct mddev *mddev, struct md_takeover *t)
+{
+	int last = mddev->raid_disks - 1;
+	struct md_rdev *rdev;
+	const char *why = NULL;
+
+	if (mddev->level != 4 && mddev->level != 5)
+		why = "only RAID4/5";
+	else if (mddev->level == 5 && mddev->layout != 5)
+		why = "parity is not last (restripe to parity-last first)";
+	rdev_for_each(rdev, mddev)
+		if (!why && rdev->raid_disk >= 0 &&
+		    (rdev->raid_disk == last ||
+		     !test_bit(RD_IN_SYNC, &rdev->flags) ||
+		     test_bit(RD_FAULTY, &rdev->flags)))
+			why = "remove the parity member, and only it, first";
+	if (!why && mddev->degraded != 1)
+		why = "one member, the parity, must be missing";
+	if (why) {
+		pr_warn("md/raid0:%s: cannot take level %d over: %s\n",
+			mdname(mddev), mddev->level, why);
+		return -EINVAL;
+	}
+	t->level = 0;
+	/*
+	 * one zone: no layout matters; 0 as in-tree, which the superblock
+	 * does not mark as recorded (assembly reads it as unknown)
+	 */
+	t->layout = 0;
+	t->chunk_sectors = mddev->chunk_sectors;
+	t->raid_disks = last;
+	t->dev_sectors = round_down(mddev->dev_sectors, mddev->chunk_sectors);
+	return 0;
+}
+
 static struct md_personality raid0_personality = {
 	.name		= "raid0",
 	.level		= 0,
@@ -294,6 +335,7 @@ static struct md_personality raid0_personality = {
 	.error_handler	= md_remap_error,
 	.size		= raid0_size,
 	.quiesce	= raid0_quiesce,
+	.takeover	= raid0_takeover,
 	.members_split	= true,
 };
 

@@ -2827,6 +2827,26 @@ EXPORT_SYMBOL_GPL(r1_engine);
 
 static struct md_personality raid1_personality;
 
+/*
+ * pers->takeover: a RAID4/5 of two members is a mirror of two (its one
+ * data chunk and the parity that equals it); nothing moves.
+ */
+static int raid1_takeover(struct mddev *mddev, struct md_takeover *t)
+{
+	if ((mddev->level != 4 && mddev->level != 5) ||
+	    mddev->raid_disks != 2) {
+		pr_warn("md/raid1:%s: cannot take level %d with %d members over: only a RAID4/5 of two\n",
+			mdname(mddev), mddev->level, mddev->raid_disks);
+		return -EINVAL;
+	}
+	t->level = 1;
+	t->layout = 0;
+	t->chunk_sectors = 0;
+	t->raid_disks = 2;
+	t->drop_slot = -1;
+	return 0;
+}
+
 static int __init raid1_init(void)
 {
 	raid1_personality = r1_engine;
@@ -2837,6 +2857,7 @@ static int __init raid1_init(void)
 	raid1_personality.size = raid1_size;
 	raid1_personality.resize_disks = raid1_resize_disks;
 	raid1_personality.resize_in_place = true;
+	raid1_personality.takeover = raid1_takeover;
 	return md_register_personality(&raid1_personality);
 }
 

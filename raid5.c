@@ -133,6 +133,22 @@
  * fails half way hands over a replacement that goes on rebuilding from
  * its recovery_offset; a replacement that fails just leaves.
  *
+ * Reshape (mdadm --grow of members, chunk or layout; the core's side is
+ * md_reshape.c).  Two whole engines run side by side: the new geometry's
+ * conf (mddev->private) at the members' new data offsets, the old one
+ * (conf->prev) at the old.  The sync thread moves one row of the new
+ * geometry at a time (r5_reshape_request()): read through the old conf,
+ * written whole through the new, so no stripe ever holds both.  IO is
+ * routed by where it lies (r5_reshape_route()): what moved is read from
+ * the new geometry, the rest from the old; writes go where the
+ * superblocks agree, and wait where they would not (between what is
+ * recorded and what is moving).  A row is written only where it cannot
+ * land on old data the superblocks still call live (r5_window_safe());
+ * otherwise the position is recorded first (r5_reshape_cp()), so after
+ * a power cut the reshape goes on from old data still intact.  The data
+ * moves down (forwards, from the start) or up (backwards, from the end)
+ * as mdadm moved the offsets; progress is counted from where it starts.
+ *
  * Discard (devices_handle_discard_safely) is a write of zero pages to
  * whole rows; a row whose data pages are all zeroes from discards leaves
  * as discards to every member (r5_row_discarded()), so the bitmap, the
@@ -4498,21 +4514,24 @@ static struct r5reshape *r5_reshape_alloc(struct mddev *mddev,
 	return rs;
 }
 
-/* The geometries before and after the reshape mddev describes. */
-static int r5_reshape_geoms(struct mddev *mddev, struct r5geom *old,
-			    struct r5geom *new)
+/*
+ * The geometries before and after the reshape mddev describes; once it
+ * has @started, raid_disks is the new count, before the old one.
+ */
+static int r5_reshape_geoms(struct mddev *mddev, bool started,
+			    struct r5geom *old, struct r5geom *new)
 {
-	int old_disks = mddev->raid_disks - mddev->delta_disks;
+	int old_disks = mddev->raid_disks - (started ? mddev->delta_disks : 0);
+	int new_disks = old_disks + mddev->delta_disks;
 	const char *why;
 
 	if (r5g_init(old, mddev->level, mddev->layout, old_disks,
 		     mddev->chunk_sectors, R5_STRIPE_SECTORS, &why) ||
-	    r5g_init(new, mddev->new_level, mddev->new_layout,
-		     mddev->raid_disks, mddev->new_chunk_sectors,
-		     R5_STRIPE_SECTORS, &why)) {
+	    r5g_init(new, mddev->new_level, mddev->new_layout, new_disks,
+		     mddev->new_chunk_sectors, R5_STRIPE_SECTORS, &why)) {
 		pr_err("md/raid:%s: cannot reshape from %d members, layout %d, chunk %d to %d members, layout %d, chunk %d: %s\n",
 		       mdname(mddev), old_disks, mddev->layout,
-		       mddev->chunk_sectors, mddev->raid_disks,
+		       mddev->chunk_sectors, new_disks,
 		       mddev->new_layout, mddev->new_chunk_sectors, why);
 		return -EINVAL;
 	}
@@ -4576,6 +4595,33 @@ static const char *r5_reshape_refusal(struct mddev *mddev,
  * RAID5 is the reverse where Q is last, that member becomes a spare;
  * RAID4 is RAID5 with parity last.  Layout numbers as in-tree's.
  */
+/*
+ * RAID0 of one zone (every member as large) is RAID4/5 parity-last with
+ * the parity member missing: chunk c on member c % n at row c / n.
+ */
+static const char *r5_takeover_raid0(struct mddev *mddev,
+				     struct md_takeover *t)
+{
+	sector_t size = MD_MAX_SECTOR, rounded;
+	struct md_rdev *rdev;
+	int chunk = mddev->chunk_sectors;
+
+	if (chunk < PAGE_SECTORS || (chunk & (chunk - 1)))
+		return "its chunk is not a power of two of a page or more";
+	rdev_for_each(rdev, mddev)
+		if (rdev->raid_disk >= 0)
+			size = min(size, rdev->sectors);
+	rounded = round_down(size, chunk);
+	rdev_for_each(rdev, mddev)
+		if (rdev->raid_disk >= 0 &&
+		    round_down(rdev->sectors, chunk) != rounded)
+			return "its members differ in size (more than one zone)";
+	t->layout = t->level == 4 ? 0 : R5G_PARITY_LAST;
+	t->raid_disks = mddev->raid_disks + 1;
+	t->dev_sectors = rounded;
+	return NULL;
+}
+
 static int r5_takeover(struct mddev *mddev, struct md_takeover *t, int to)
 {
 	int from = mddev->level, layout = mddev->layout;
@@ -4604,6 +4650,22 @@ static int r5_takeover(struct mddev *mddev, struct md_takeover *t, int to)
 			why = "Q is not on the last member (restripe to a -6 layout first)";
 		t->raid_disks--;
 		t->drop_slot = t->raid_disks;
+	} else if (to == 5 && from == 1) {
+		/*
+		 * A mirror of two is a RAID5 of two, whatever the rotation;
+		 * the largest chunk up to 64 KiB the size is a multiple of
+		 */
+		t->layout = R5G_LEFT_SYMMETRIC;
+		t->chunk_sectors = 128;
+		while (t->chunk_sectors > PAGE_SECTORS &&
+		       mddev->array_sectors & (t->chunk_sectors - 1))
+			t->chunk_sectors >>= 1;
+		if (mddev->raid_disks != 2)
+			why = "a RAID1 of two members only";
+		else if (mddev->array_sectors & (t->chunk_sectors - 1))
+			why = "the size is not a multiple of a page";
+	} else if ((to == 5 || to == 4) && from == 0) {
+		why = r5_takeover_raid0(mddev, t);
 	} else if (to == 5 && from == 4) {
 		t->layout = R5G_PARITY_LAST;
 	} else if (to == 4 && from == 5) {
@@ -4646,7 +4708,7 @@ static int raid5_check_reshape(struct mddev *mddev)
 	if (mddev->delta_disks == 0 && mddev->new_layout == mddev->layout &&
 	    mddev->new_chunk_sectors == mddev->chunk_sectors)
 		return 0;
-	if (r5_reshape_geoms(mddev, &old, &new))
+	if (r5_reshape_geoms(mddev, false, &old, &new))
 		return -EINVAL;
 	why = r5_reshape_refusal(mddev, &old, &new);
 	if (why) {
@@ -4676,8 +4738,10 @@ static int r5_reshape_setup(struct mddev *mddev, struct r5conf *prev,
 		return PTR_ERR(conf);
 	r5_reshape_free(prev->rs);	/* a reshape before, long done */
 	prev->rs = NULL;
-	mddev->reshape_end = min(r5_geo_size(&prev->geo, mddev->dev_sectors),
+	/* past the old data too: its rows get their parity (zeroes) */
+	mddev->reshape_end = max(r5_geo_size(&prev->geo, mddev->dev_sectors),
 				 r5_geo_size(new, mddev->dev_sectors));
+	mddev->reshape_unit = new->data_disks;
 	conf->rs = r5_reshape_alloc(mddev, mddev->reshape_backwards ?
 				    mddev->reshape_end - min(pos,
 							     mddev->reshape_end) :
@@ -4710,7 +4774,7 @@ static int r5_run_reshaping(struct mddev *mddev)
 	const char *why;
 	int ret;
 
-	if (r5_reshape_geoms(mddev, &old, &new))
+	if (r5_reshape_geoms(mddev, true, &old, &new))
 		return -EINVAL;
 	why = r5_reshape_refusal(mddev, &old, &new);
 	if (why) {
@@ -4760,7 +4824,7 @@ static int raid5_start_reshape(struct mddev *mddev)
 	if (prev->prev)
 		return -EBUSY;
 	mddev->raid_disks += mddev->delta_disks;
-	ret = r5_reshape_geoms(mddev, &old, &new);
+	ret = r5_reshape_geoms(mddev, true, &old, &new);
 	why = ret ? NULL : r5_reshape_refusal(mddev, &old, &new);
 	if (why) {
 		pr_warn("md/raid:%s: reshape refused: %s\n", mdname(mddev), why);
@@ -4900,7 +4964,14 @@ static void r5_reshape_route(struct r5conf *conf, struct bio *bio)
 					conf->prev : conf, bio);
 			return;
 		}
-		down_read(&rs->sem);
+		if (bio->bi_opf & REQ_NOWAIT) {
+			if (!down_read_trylock(&rs->sem)) {
+				bio_wouldblock_error(bio);
+				return;
+			}
+		} else {
+			down_read(&rs->sem);
+		}
 		if (!op_is_write(bio_op(bio))) {
 			side = r5_side(rs, a, n, rs->done, &cut);
 			if (side == R5_UNMOVED)
@@ -4921,6 +4992,10 @@ static void r5_reshape_route(struct r5conf *conf, struct bio *bio)
 					WRITE_ONCE(rs->want_cp, true);
 				up_read(&rs->sem);
 				wake_up(&conf->mddev->sync_wait);
+				if (bio->bi_opf & REQ_NOWAIT) {
+					bio_wouldblock_error(bio);
+					return;
+				}
 				wait_event(rs->wait,
 					   READ_ONCE(rs->safe) != safe ||
 					   READ_ONCE(rs->issued) != issued ||
@@ -5023,7 +5098,7 @@ static void r5_window_finish(struct r5window *win)
 	struct r5reshape *rs = conf->rs;
 	struct mddev *mddev = conf->mddev;
 	bool ok = !win->status;
-	sector_t len = win->len;
+	sector_t len = win->sync_len;
 	struct r5window *w, *tmp;
 	LIST_HEAD(gone);
 	unsigned long flags;
@@ -5044,18 +5119,20 @@ static void r5_window_finish(struct r5window *win)
 	md_done_sync(mddev, len, ok);
 }
 
+/* The window's first @sectors through @conf, as @op. */
 static void r5_window_submit(struct r5conf *conf, struct r5window *win,
-			     enum req_op op, bio_end_io_t *end)
+			     enum req_op op, bio_end_io_t *end,
+			     sector_t sectors)
 {
+	int i, nr = DIV_ROUND_UP(sectors, PAGE_SECTORS);
 	struct r5req *req;
-	int i;
 
 	bio_init(win->bio, conf->mddev->gendisk->part0, win->bio->bi_inline_vecs,
-		 win->nr_pages, op);
+		 nr, op);
 	win->bio->bi_iter.bi_sector = win->start;
-	for (i = 0; i < win->nr_pages; i++) {
+	for (i = 0; i < nr; i++) {
 		unsigned int bytes = min_t(u64, PAGE_SIZE,
-					   (win->len << 9) - i * PAGE_SIZE);
+					   (sectors << 9) - i * PAGE_SIZE);
 
 		__bio_add_page(win->bio, win->pages[i], bytes, 0);
 	}
@@ -5079,8 +5156,10 @@ static void r5_window_write(struct work_struct *work)
 {
 	struct r5window *win = container_of(work, struct r5window, work);
 
-	bio_uninit(win->bio);
-	r5_window_submit(win->conf, win, REQ_OP_WRITE, r5_window_written);
+	if (win->read)
+		bio_uninit(win->bio);
+	r5_window_submit(win->conf, win, REQ_OP_WRITE, r5_window_written,
+			 win->len);
 }
 
 static void r5_window_read_done(struct bio *bio)
@@ -5115,19 +5194,25 @@ static void raid5_close_sync(struct mddev *mddev)
  * superblocks still call live; then first wait for what is moving and
  * record how far it got.
  */
-static sector_t r5_reshape_request(struct mddev *mddev, sector_t sector,
+static sector_t r5_reshape_request(struct mddev *mddev, sector_t j,
 				   sector_t max_sector)
 {
 	struct r5conf *conf = mddev->private;
 	struct r5reshape *rs = conf->rs;
 	struct r5conf *prev = conf->prev;
 	sector_t row = (sector_t)conf->geo.data_disks * conf->geo.chunk_sectors;
+	sector_t old_end = r5_geo_size(&prev->geo, mddev->dev_sectors);
+	sector_t pos = md_reshape_pos(mddev, j);
+	sector_t sector = rs->backwards ? rs->end - pos : pos;
+	sector_t start, len, readable, next;
 	struct r5window *win;
-	sector_t start, len;
 	unsigned int epoch;
 	int i, nr;
 
-	/* @sector is progress: the window is the next new row that way */
+	/*
+	 * @j is the sync thread's progress per member, sector the same in
+	 * array sectors: the window is the next new row that way
+	 */
 	if (WARN_ON_ONCE(!prev || sector != rs->issued ||
 			 sector >= rs->end))
 		return 0;
@@ -5160,13 +5245,18 @@ static sector_t r5_reshape_request(struct mddev *mddev, sector_t sector,
 	win->start = start;
 	win->len = len;
 	win->progress = sector + len;
+	next = md_reshape_progress(mddev, rs->backwards ? start : start + len);
+	win->sync_len = next - j;
+	/* rows past the old data are written as zeroes */
+	readable = start < old_end ? min(len, old_end - start) : 0;
+	win->read = readable > 0;
 	win->nr_pages = nr;
 	INIT_WORK(&win->work, r5_window_write);
 	win->bio = bio_kmalloc(nr, GFP_NOIO);
 	if (!win->bio)
 		goto free;
 	for (i = 0; i < nr; i++) {
-		win->pages[i] = alloc_page(GFP_NOIO);
+		win->pages[i] = alloc_page(GFP_NOIO | __GFP_ZERO);
 		if (!win->pages[i])
 			goto free;
 	}
@@ -5182,8 +5272,12 @@ static sector_t r5_reshape_request(struct mddev *mddev, sector_t sector,
 	spin_lock_irq(&rs->lock);
 	list_add_tail(&win->list, &rs->windows);
 	spin_unlock_irq(&rs->lock);
-	r5_window_submit(prev, win, REQ_OP_READ, r5_window_read_done);
-	return len;
+	if (readable)
+		r5_window_submit(prev, win, REQ_OP_READ, r5_window_read_done,
+				 readable);
+	else
+		queue_work(rs->wq, &win->work);
+	return win->sync_len;
 
 free:
 	kfree(win->bio);

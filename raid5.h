@@ -385,6 +385,8 @@ struct r5window {
 	struct list_head list;		/* rs->windows; rs->lock */
 	sector_t start, len;		/* array sectors */
 	sector_t progress;		/* rs->done once it and all before are */
+	sector_t sync_len;		/* the sync thread's count for it */
+	bool read;			/* it reads old data (else all zeroes) */
 	bool done;			/* rs->lock */
 	blk_status_t status;
 	struct work_struct work;

@@ -58,9 +58,9 @@ int r5g_init(struct r5geom *g, int level, int layout, int raid_disks,
 		*why = "level is not 4, 5 or 6";
 	else if (!r5g_layout_ok(level, layout))
 		*why = "unknown or unsupported layout";
-	else if (raid_disks < parity + 2)
+	else if (raid_disks < (level == 6 ? 4 : 2))
 		*why = level == 6 ? "RAID6 needs at least 4 members" :
-		       "RAID4/5 need at least 3 members";
+		       "RAID4/5 need at least 2 members";
 	else if (!chunk_sectors || (chunk_sectors & (chunk_sectors - 1)))
 		*why = "chunk size is not a power of two";
 	else if (chunk_sectors < min_chunk)

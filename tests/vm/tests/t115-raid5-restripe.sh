@@ -25,47 +25,13 @@
 . /harness/tests/raid5/common.sh
 
 MD=/dev/md0
-SYS=/sys/block/md0/md
 OFF=16
 
-geometry() {
-	echo "$(cat $SYS/level) $(cat $SYS/raid_disks) $(cat $SYS/chunk_size) $(cat $SYS/layout)"
-}
 
-# settled: nothing runs (reshape, rebuild) and nothing is degraded
-settled() {
-	for _r in 1 2 3 4; do
-		wait_resync md0 600 || return 1
-		sleep 2
-		[ "$(cat $SYS/sync_action)" = idle ] &&
-			[ "$(cat $SYS/reshape_position)" = none ] &&
-			[ "$(cat $SYS/degraded)" = 0 ] && return 0
-	done
-	grep -H . $SYS/sync_action $SYS/reshape_position $SYS/degraded
-	return 1
-}
-
-# change WANT ARGS...: mdadm --grow ARGS while fio writes its own 4 MiB;
-# then everything settles at geometry WANT and verifies
+# change WANT ARGS...: mdadm --grow ARGS under fio; everything settles
+# at geometry WANT and verifies
 change() {
-	_want=$1
-	shift
-	r5_bg_start "$OFF" "$OFF" || return 1
-	mdadm --grow $MD "$@" 2>&1
-	_rc=$?
-	cat /proc/mdstat
-	[ $_rc = 0 ] || { r5_bg_end; return 1; }
-	settled || { r5_bg_end; return 1; }
-	# mdadm's own background step (the level after a restripe) ends
-	for _i in $(seq 1 100); do
-		[ "$(geometry)" = "$_want" ] && break
-		sleep 0.2
-	done
-	settled || { r5_bg_end; return 1; }
-	r5_bg_end || return 1
-	_g=$(geometry)
-	echo "geometry: $_g"
-	[ "$_g" = "$_want" ] || return 1
+	r5_grow_under_fio "$OFF" "$@" || return 1
 	OFF=$((OFF + 4))
 	verify_all
 }
@@ -75,12 +41,12 @@ verify_all() {
 }
 
 restart() {
-	_g=$(geometry)
+	_g=$(r5_geometry)
 	mdadm --stop $MD || return 1
 	# the four members and the former Q member, a spare now
 	# shellcheck disable=SC2046
 	mdadm --assemble $MD $(r5_members 5) || return 1
-	settled && [ "$(geometry)" = "$_g" ] && verify_all
+	r5_settled && [ "$(r5_geometry)" = "$_g" ] && verify_all
 }
 
 ktap_plan 10

@@ -173,3 +173,47 @@ r5_bg_verify() {
 		_o=$((_o + 4))
 	done
 }
+
+# r5_geometry: "level raid_disks chunk_size layout" of md0 from sysfs
+r5_geometry() {
+	_s=/sys/block/md0/md
+	echo "$(cat $_s/level) $(cat $_s/raid_disks) $(cat $_s/chunk_size) $(cat $_s/layout)"
+}
+
+# r5_settled: md0 runs no reshape or rebuild and nothing is degraded
+# (one pass may start another: up to four rounds)
+r5_settled() {
+	_s=/sys/block/md0/md
+	for _r in 1 2 3 4; do
+		wait_resync md0 600 || return 1
+		sleep 2
+		[ "$(cat $_s/sync_action)" = idle ] &&
+			[ "$(cat $_s/reshape_position)" = none ] &&
+			[ "$(cat $_s/degraded)" = 0 ] && return 0
+	done
+	grep -H . $_s/sync_action $_s/reshape_position $_s/degraded
+	return 1
+}
+
+# r5_grow_under_fio OFF_M WANT ARGS...: mdadm --grow md0 ARGS while
+# r5_bg_start writes 4 MiB at OFF_M (seed OFF_M); then every reshape and
+# rebuild ends, mdadm's own last step too (the level it writes once a
+# restripe is done), fio saw no error and the geometry is WANT
+r5_grow_under_fio() {
+	_off=$1 _want=$2
+	shift 2
+	r5_bg_start "$_off" "$_off" || return 1
+	mdadm --grow $R5_MD "$@" 2>&1
+	_rc=$?
+	cat /proc/mdstat
+	[ $_rc = 0 ] && r5_settled || { r5_bg_end; return 1; }
+	for _i in $(seq 1 100); do
+		[ "$(r5_geometry)" = "$_want" ] && break
+		sleep 0.2
+	done
+	r5_settled || { r5_bg_end; return 1; }
+	r5_bg_end || return 1
+	_g=$(r5_geometry)
+	echo "geometry: $_g"
+	[ "$_g" = "$_want" ]
+}
