@@ -20,23 +20,6 @@
 MD=/dev/md0
 SYS=/sys/block/md0/md
 
-# half_way: the reshape has recorded a position past 0 and is not done
-half_way() {
-	_i=0
-	while [ $_i -lt 300 ]; do
-		_p=$(cat $SYS/reshape_position)
-		case "$_p" in
-		none) echo "reshape already done"; return 1 ;;
-		0) ;;
-		*) echo "reshape_position $_p"; return 0 ;;
-		esac
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	echo "reshape_position still $_p"
-	return 1
-}
-
 # grow_half FROM: FROM creates the array, writes, starts the grow slowly
 # while fio writes a second region, and stops the array half way
 grow_half() {
@@ -55,7 +38,7 @@ grow_half() {
 	grep -q "reshape" /proc/mdstat || return 1
 	# writes on both sides of the reshape position while it moves
 	r5_fio write randwrite 4k 12M 4M 33 || return 1
-	half_way || return 1
+	r5_reshape_half_way || return 1
 	mdadm --stop $MD || return 1
 	md_speed_limit
 }

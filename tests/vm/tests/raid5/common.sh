@@ -217,3 +217,19 @@ r5_grow_under_fio() {
 	echo "geometry: $_g"
 	[ "$_g" = "$_want" ]
 }
+
+# r5_reshape_half_way: md0's reshape has recorded a position past its
+# start and is not done (within 30 s)
+r5_reshape_half_way() {
+	for _i in $(seq 1 300); do
+		_p=$(cat /sys/block/md0/md/reshape_position)
+		case "$_p" in
+		none) echo "reshape already done"; return 1 ;;
+		0) ;;
+		*) echo "reshape_position $_p"; return 0 ;;
+		esac
+		sleep 0.1
+	done
+	echo "reshape_position still $_p"
+	return 1
+}
