@@ -39,6 +39,8 @@ T1_TARGET = {"qd1-randread": (0.90, 2.0), "qd1x64-randread": (0.90, None),
 # issue 33: the QD1 readers' worst run keeps at least this much of idle
 T1_WORST = {"qd1-randread": 0.85, "qd1x64-randread": 0.85}
 T2_TARGET = 0.95
+# issue 37 item 4: an idle reshape runs at >= 0.9x in-tree's speed
+T2_KIND_TARGET = {"reshape": 0.90}
 T3_FLOOR = 5000
 T3_LOAD = "qd16x4-randread"
 LOAD_TEXT = {"qd16x4-randread": "QD16 x 4 randread", "qd1x64-randread": "QD1 x 64 randread",
@@ -51,7 +53,9 @@ WC_MOONSHOT = 0.80
 WC_FG = 0.95
 READ_JOBS = ("qd1-randread", "qd1x64-randread", "qd16x4-randread")
 SYNC_TEXT = {"repair": "`repair`", "resync": "the initial resync",
-             "recover": "the recovery of one member onto a spare"}
+             "recover": "the recovery of one member onto a spare",
+             "reshape": "the reshape to one member more (mdadm --grow --raid-devices, "
+                        "no backup file)"}
 
 
 def config(cfg, params):
@@ -63,8 +67,11 @@ def config(cfg, params):
     ndevs = int(m.group(2) or 2)
     mbps = int(m.group(4) or 100) if m.group(3) == "nullb" else None
     syncs = params.get("syncs", "repair").split()
-    return {"level": level, "ndevs": ndevs, "member": m.group(3), "mbps": mbps,
-            "syncs": syncs}
+    c = {"level": level, "ndevs": ndevs, "member": m.group(3), "mbps": mbps,
+         "syncs": syncs}
+    if params.get("chunk", "default") != "default":
+        c["chunk_kib"] = int(params["chunk"])
+    return c
 
 
 def config_text(c):
@@ -72,7 +79,12 @@ def config_text(c):
         mem = f"null_blk (memory backed, {c['mbps']} MB/s, 50 us timer completions)"
     else:
         mem = "brd (RAM disk, CPU bound)"
-    return f"RAID{c['level']} of {c['ndevs']}, members: {mem}"
+    shape = f"RAID{c['level']} of {c['ndevs']}"
+    if c.get("chunk_kib"):
+        shape += f" ({c['chunk_kib']}K chunk)"
+    if c["syncs"] == ["reshape"]:
+        shape += f" grown to {c['ndevs'] + 1}"
+    return f"{shape}, members: {mem}"
 
 
 
@@ -280,6 +292,7 @@ def noise_table(C, runs, syncs):
 
 
 def t2_table(S, runs, kind):
+    tgt = T2_KIND_TARGET.get(kind, T2_TARGET)
     print(f"T2: {kind} of the whole array with no foreground IO (kernel start/done messages)")
     print(f"{'impl':7} {'runs':>4} {'seconds':>8} {'MiB/s':>7} {'vs in-tree':>10} {'target':>6} {'met':>4}")
     t2 = {}
@@ -303,12 +316,73 @@ def t2_table(S, runs, kind):
             continue
         v = t2[i]
         rel = v["kibs"] / t2["intree"]["kibs"] if "intree" in t2 else None
-        ok = None if i == "intree" or rel is None else rel >= T2_TARGET
+        ok = None if i == "intree" or rel is None else rel >= tgt
         v["vs_intree"], v["met"] = rel, ok
+        if i == "fork":
+            v["target"] = tgt
         print(f"{LABEL[i]:7} {v['runs']:4} {v['seconds']:8.2f} {v['kibs'] / 1024:7.1f} "
-              f"{fmt(rel, '{:.2f}'):>10} {'>=0.95' if i == 'fork' else '':>6} {yes(ok):>4}")
+              f"{fmt(rel, '{:.2f}'):>10} {'>=' + format(tgt, '.2f') if i == 'fork' else '':>6} "
+              f"{yes(ok):>4}   MiB/s per run: "
+              + ",".join(f"{x / 1024:.1f}" for x in v["per_run_kibs"]))
     S["t2"] = t2
     return t2
+
+
+def reshape_report(S, runs):
+    """What each stack reported of its T2 reshapes: the totals of
+    /proc/mdstat (KiB) and md/sync_completed (sectors), both per member,
+    the last md/reshape_position (array sectors), and the shape each
+    reshape ended in (t2-reshape.after)."""
+    print("Reshape as reported (T2): mdstat total KiB, sync_completed total sectors (both per")
+    print("    member), the highest reshape_position (array sectors) seen, and the end state")
+    out = {}
+    for i in IMPLS:
+        for k, r in enumerate(runs.get(i, [])):
+            pos = os.path.join(r, "t2-reshape.pos")
+            after = os.path.join(r, "t2-reshape.after")
+            if not os.path.exists(after):
+                continue
+            mtot = stot = rmax = None
+            if os.path.exists(pos):
+                for line in open(pos):
+                    w = line.split()
+                    if len(w) < 4:
+                        continue
+                    if "/" in w[1]:
+                        mtot = int(w[1].split("/")[1])
+                    if "/" in w[2]:
+                        stot = int(w[2].split("/")[1])
+                    if w[3].isdigit():
+                        rmax = max(rmax or 0, int(w[3]))
+            st = {}
+            offs = []
+            for line in open(after):
+                w = line.split(None, 1)
+                if len(w) < 2:
+                    continue
+                if w[0].startswith("dev-"):
+                    m = re.search(r"\boffset=(\d+)", w[1])
+                    offs.append(m.group(1) if m else "?")
+                elif w[0].startswith("/dev/"):
+                    m = re.search(r"data_offset=(\d+)", w[1])
+                    st.setdefault("offset_before", m.group(1) if m else "?")
+                else:
+                    st[w[0]] = w[1].strip()
+            ok = st.get("raid_disks") and st.get("reshape_position") == "none"
+            out.setdefault(i, []).append({"mdstat_total_kib": mtot, "sync_completed_total": stot,
+                                          "reshape_position_max": rmax, "end": st,
+                                          "offsets_after": offs})
+            print(f"{LABEL[i]:7} run {k + 1}: mdstat total {fmt(mtot)} KiB, sync_completed total "
+                  f"{fmt(stot)} sectors, reshape_position up to {fmt(rmax)}; ended: raid_disks "
+                  f"{st.get('raid_disks', '?')}, reshape_position {st.get('reshape_position', '?')}, "
+                  f"component_size {st.get('component_size', '?')} KiB, size "
+                  f"{st.get('size_sectors', '?')} sectors, data offset "
+                  f"{st.get('offset_before', '?')} -> {'/'.join(sorted(set(offs))) or '?'}"
+                  + (f", after it: check mismatch_cnt {st['mismatch_cnt']}, the added space "
+                     f"reads {'zeroes' if st.get('added_reads_zero') == 'yes' else 'NOT zeroes'}"
+                     if "mismatch_cnt" in st else "")
+                  + ("" if ok else "  <- NOT DONE"))
+    S["reshape"] = out
 
 
 def stats_file(path):
@@ -458,6 +532,9 @@ def main():
             if pdict.get("t2", "1") != "0":
                 t2 = t2_table(S, runs, kind)
                 print()
+                if kind == "reshape":
+                    reshape_report(S, runs)
+                    print()
                 wc_table(S, runs, kind, c, t2)
                 print()
             for n, (tag, floor, load) in enumerate(t3_variants(pdict)):
@@ -465,7 +542,9 @@ def main():
                     print()
                 t3_table(S, runs, kind, t2, tag, floor, load)
                 what = LOAD_TEXT.get(load, load).replace(" x ", "x")
-                title = (f"{kind} on RAID{c['level']} of {c['ndevs']} {c['member']}"
+                shape = (f"of RAID{c['level']} {c['ndevs']} -> {c['ndevs'] + 1}"
+                         if kind == "reshape" else f"on RAID{c['level']} of {c['ndevs']}")
+                title = (f"{kind} {shape} {c['member']}"
                          + (f" at {c['mbps']} MB/s" if c["mbps"] else "")
                          + f", sync_speed_min {floor} KiB/s, {what} in the middle")
                 with open(os.path.join(a.out, f"t3-{cfg}-{kind}{tag}.dat"), "w") as f:

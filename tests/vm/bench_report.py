@@ -334,8 +334,9 @@ def throttle_rows(runs):
         name, s, t2 = parts.get("t2", (None, None, {}))
         if "fork" in t2 and "intree" in t2:
             a, b = t2["intree"].get("kibs"), t2["fork"].get("kibs")
+            tgt = t2["fork"].get("target", t2_target)
             rows.append(row(grp, f"T2 idle {kind}", f"{kind} speed", a, b, "kibs",
-                            b / a if a else None, True, f">= {t2_target:.2f}x",
+                            b / a if a else None, True, f">= {tgt:.2f}x",
                             t2["fork"].get("met"), name, s, cmd))
         name, s, t3 = parts.get("t3", (None, None, {}))
         if "fork" in t3 and "intree" in t3:

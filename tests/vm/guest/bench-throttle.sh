@@ -14,10 +14,23 @@
 #       failed, removed, wiped and added back, and rebuilt as a spare
 #       (the array is created again, clean, after each); its baseline is
 #       the job on the degraded array before the spare is added
-#       (degraded-JOB.json), not on the whole one.  After each sync the
-#       job runs on the baseline again (after-KIND-JOB.json)
+#       (degraded-JOB.json), not on the whole one; or "reshape": a new
+#       array of BT_NDEVS members (a reshape cannot be repeated on one
+#       array) takes the extra member as a spare and `mdadm --grow
+#       --raid-devices=BT_NDEVS+1` (no backup file: mdadm moves the data
+#       offsets down into the head-space, which prepare checks) starts
+#       the reshape; it is frozen and the array created again after the
+#       job.  After each sync the job runs on the baseline again
+#       (after-KIND-JOB.json)
 #   T2  per sync kind: the whole sync with no foreground IO, timed by the
-#       kernel's own start and done messages (md_sample keeps progress)
+#       kernel's own start and done messages (md_sample keeps progress);
+#       a reshape also samples md/sync_completed and md/reshape_position
+#       every second (t2-reshape.pos) and records the shape it ended in
+#       (t2-reshape.after); with BT_RESHAPE_CHECK=1 (a check of the
+#       reshape, not of its speed) the array and the spare are first
+#       written whole with random data, and after the reshape a `check`
+#       counts mismatches and the added space is read (t2-reshape.after:
+#       mismatch_cnt, added_reads_zero)
 #   T3  per sync kind and per floor in BT_T3_MIN (sync_speed_min, "5000"
 #       by default): the sync starts, the BT_T3_LOAD job (qd16x4-randread
 #       by default) runs from BT_LEAD_MS (plus fio's start-up time) for
@@ -37,6 +50,10 @@
 #       "seconds busy_cpu_s sync_kib" (/proc/stat, sync_completed)
 # BT_JOBS=none skips T1 and BT_T2=0 skips T2 (a floor-only run; T3's
 # recovery then has no idle speed to reach and is not reported).
+# BT_CHUNK (KiB) and BT_DATA_OFFSET (mdadm --data-offset) set the
+# arrays' chunk and data offset (empty: mdadm's defaults).  With
+# BT_SYNCS=reshape there is one member more than BT_NDEVS (the spare the
+# reshape takes; idle otherwise).
 # Raw fio JSON and samples go to /out/CFG/IMPL/runN (CFG names level,
 # members and their speed), tarred onto /dev/vda for the host.
 . /harness/config
@@ -61,6 +78,15 @@ T3_LOAD=${BT_T3_LOAD:-qd16x4-randread}
 T3_MIN=${BT_T3_MIN:-5000}
 T3_TRACE=${BT_T3_TRACE:-0}
 PIN=${BT_PIN:-}
+CHUNK=${BT_CHUNK:-}
+DATA_OFFSET=${BT_DATA_OFFSET:-}
+RESHAPE_CHECK=${BT_RESHAPE_CHECK:-0}
+# reshape_go fills the new array first when set (T2 with RESHAPE_CHECK)
+_fill=0
+# a reshape grows the array by one member: the last one set up
+RESHAPE=0
+case " $SYNCS " in *" reshape "*) RESHAPE=1 ;; esac
+NMEMB=$((NDEVS + RESHAPE))
 JOBDIR=/harness/bench/throttle
 OUT=/out
 MD=/dev/md0
@@ -73,12 +99,21 @@ log() { echo "# bench-throttle: $*"; echo "$*" >&3; }
 modprobe virtio_pci && modprobe virtio_blk
 for m in $RAID_DEPS; do modprobe "$m"; done
 
-members_setup() { # nullb|brd
+# members_setup nullb|brd: DEVS, the array's NDEVS members, and with a
+# reshape SPARE, the one it grows onto
+members_setup() {
 	case "$1" in
-	nullb)	nullb_setup "$NDEVS" "$NULLB_MB" "$NULLB_MBPS" && DEVS=$NULLB_DEVS ;;
-	brd)	brd_setup "$NDEVS" $((BRD_MB * 1024)) &&
-		DEVS=$(seq -f /dev/ram%g 0 $((NDEVS - 1)) | tr '\n' ' ') ;;
+	nullb)	nullb_setup "$NMEMB" "$NULLB_MB" "$NULLB_MBPS" || return 1
+		_all=$NULLB_DEVS ;;
+	brd)	brd_setup "$NMEMB" $((BRD_MB * 1024)) || return 1
+		_all=$(seq -f /dev/ram%g 0 $((NMEMB - 1)) | tr '\n' ' ') ;;
 	esac
+	# shellcheck disable=SC2086  # one space between names
+	DEVS=$(echo $_all | cut -d' ' -f1-"$NDEVS")
+	SPARE=
+	# shellcheck disable=SC2086
+	[ "$RESHAPE" = 1 ] && SPARE=$(echo $_all | cut -d' ' -f"$NMEMB")
+	return 0
 }
 
 # cfg_name MEMBERS: the results directory of one configuration
@@ -99,7 +134,9 @@ create_array() {
 	[ "$1" = dirty ] && _ac=
 	# shellcheck disable=SC2086
 	timeout 60 mdadm --create $MD --run --force $_ac \
-		--level="$LEVEL" --raid-devices="$NDEVS" --metadata=1.2 $DEVS 2>&1 || return 1
+		--level="$LEVEL" --raid-devices="$NDEVS" --metadata=1.2 \
+		${CHUNK:+--chunk=$CHUNK} ${DATA_OFFSET:+--data-offset=$DATA_OFFSET} \
+		$DEVS 2>&1 || return 1
 	[ -b $MD ] || { echo "$MD missing after mdadm --create"; return 1; }
 }
 
@@ -118,7 +155,38 @@ prepare() {
 	load_impl "$1" > /tmp/load.err 2>&1 || { cat /tmp/load.err; return 1; }
 	impl_check "$1" || return 1
 	md_speed_limit
-	create_array clean
+	create_array clean || return 1
+	[ "$RESHAPE" = 0 ] || headroom_check
+}
+
+# gcd A B
+gcd() {
+	_a=$1 _b=$2
+	while [ "$_b" != 0 ]; do _t=$((_a % _b)); _a=$_b; _b=$_t; done
+	echo "$_a"
+}
+
+# headroom_check: every member has the head-space (mdadm --examine
+# "Unused Space : before=S sectors") the reshape to NDEVS+1 moves its
+# data down by, LCM(old data chunks, new data chunks) / old data members
+# (mdadm 4.2's backup_blocks); without it mdadm would take the
+# backup-file path.  Writes "dev offset before" lines to /tmp/headroom.
+headroom_check() {
+	_cs=$(($(cat $SYS/chunk_size) / 512))
+	_od=$((NDEVS - 1)) _nd=$NDEVS
+	[ "$LEVEL" = 6 ] && _od=$((NDEVS - 2)) _nd=$((NDEVS - 1))
+	_o=$((_od * _cs)) _n=$((_nd * _cs))
+	_need=$((_o * _n / $(gcd $_o $_n) / _od))
+	: > /tmp/headroom
+	for _d in $DEVS; do
+		_u=$(mdadm --examine "$_d" | sed -n 's/.*Unused Space.*before=\([0-9]*\) sectors.*/\1/p')
+		_off=$(mdadm --examine "$_d" | sed -n 's/.*Data Offset : \([0-9]*\) sectors.*/\1/p')
+		echo "$_d data_offset=$_off before=$_u need=$_need" >> /tmp/headroom
+		if [ -z "$_u" ] || [ "$_u" -lt "$_need" ]; then
+			echo "$_d: $_u sectors before the data, the reshape needs $_need (set BT_DATA_OFFSET)"
+			return 1
+		fi
+	done
 }
 
 # run_fio JOB JSON [RUNTIME]
@@ -144,7 +212,91 @@ sync_go() {
 		log "create for resync failed: $(tr '\n' ' ' < /tmp/create.err | cut -c1-200)" ;;
 	recover)
 		degrade && spare_add ;;
+	reshape)
+		reshape_go ;;
 	esac
+}
+
+# reshape_go: a new array of NDEVS members (a reshape cannot be repeated
+# on the same array), SPARE wiped and added, and `mdadm --grow
+# --raid-devices=NDEVS+1` without a backup file: mdadm writes the lower
+# new_offset of every member, raid_disks and sync_action=reshape, and
+# returns
+reshape_go() {
+	if ! create_array clean > /tmp/create.err 2>&1; then
+		log "create for reshape failed: $(tr '\n' ' ' < /tmp/create.err | cut -c1-200)"
+		return 1
+	fi
+	if [ "$_fill" = 1 ]; then
+		# random data everywhere (a constant pattern would leave
+		# any row's parity consistent), so stale rows show in a check
+		(cd /tmp && fio --name=fill --filename=$MD --rw=write --bs=1M \
+			--ioengine=libaio --iodepth=8 --direct=1 \
+			--refill_buffers > /dev/null 2>&1) ||
+			log "$_who: filling the array failed"
+		# and the spare, as a disk used before would be: rows the
+		# reshape adds must not depend on what it held
+		(cd /tmp && fio --name=dirty --filename="$SPARE" --rw=write \
+			--bs=1M --ioengine=libaio --iodepth=8 --direct=1 \
+			--refill_buffers > /dev/null 2>&1) ||
+			log "$_who: writing the spare failed"
+	fi
+	mdadm --zero-superblock "$SPARE" > /dev/null 2>&1
+	{ mdadm $MD --add "$SPARE" &&
+	  mdadm --grow $MD --raid-devices=$((NDEVS + 1)); } > /tmp/grow.err 2>&1 &&
+		return 0
+	log "starting the reshape failed: $(tr '\n' ' ' < /tmp/grow.err | cut -c1-300)"
+	return 1
+}
+
+# reshape_pos_sampler FILE: every second until killed, "uptime_s
+# mdstat_pos/total sync_completed reshape_position" (what each stack
+# reports of the reshape's progress; mdstat and sync_completed are per
+# member, reshape_position in array sectors)
+reshape_pos_sampler() {
+	while :; do
+		read -r _up _x < /proc/uptime
+		_p=$(sed -n '/^md0 /,/^$/s/.*reshape *=.*(\([0-9]*\/[0-9]*\)).*/\1/p' /proc/mdstat)
+		# "done / total" or "none"
+		read -r _sc _x _st < $SYS/sync_completed 2> /dev/null || _sc=-
+		read -r _rp < $SYS/reshape_position 2> /dev/null || _rp=-
+		echo "$_up ${_p:--} $_sc${_st:+/$_st} $_rp"
+		sleep 1
+	done > "$1"
+}
+
+# reshape_shape FILE: the shape md0 ended in (raid_disks, sizes, offsets)
+reshape_shape() {
+	{
+		for _a in raid_disks component_size chunk_size reshape_position \
+			sync_action degraded stripe_cache_size; do
+			echo "$_a $(cat $SYS/$_a 2>&1)"
+		done
+		echo "size_sectors $(blockdev --getsz $MD)"
+		for _d in "$SYS"/dev-*; do
+			echo "${_d##*/} slot=$(cat "$_d/slot") offset=$(cat "$_d/offset") new_offset=$(cat "$_d/new_offset" 2>&1) state=$(cat "$_d/state")"
+		done
+		cat /tmp/headroom 2> /dev/null
+	} > "$1"
+	if [ "$RESHAPE_CHECK" = 1 ]; then
+		# the space the reshape added: the last MiB of the array
+		_mib=$(($(blockdev --getsz $MD) / 2048))
+		dd if=/dev/zero of=/tmp/zero1m bs=1M count=1 2> /dev/null
+		if dd if=$MD bs=1M skip=$((_mib - 1)) count=1 iflag=direct 2> /dev/null |
+			cmp -s - /tmp/zero1m; then
+			echo "added_reads_zero yes" >> "$1"
+		else
+			echo "added_reads_zero no" >> "$1"
+		fi
+		echo check > $SYS/sync_action
+		wait_action '!idle' 20
+		wait_resync md0 600 > /dev/null
+		echo "mismatch_cnt $(cat $SYS/mismatch_cnt)" >> "$1"
+	fi
+	[ "$(cat $SYS/raid_disks)" = $((NDEVS + 1)) ] &&
+		[ "$(cat $SYS/reshape_position)" = none ] && return 0
+	log "$_who: the reshape did not end in $((NDEVS + 1)) members: $(tr '\n' ' ' < "$1" | cut -c1-200)"
+	return 1
 }
 
 # degrade: fail, remove and wipe the last member (the array runs degraded)
@@ -191,7 +343,7 @@ sync_stop() {
 	case "$1" in
 	repair)	echo idle > $SYS/sync_action
 		wait_resync md0 120 > /dev/null ;;
-	resync|recover)
+	resync|recover|reshape)
 		echo frozen > $SYS/sync_action
 		wait_action frozen 100
 		create_array clean > /dev/null 2>&1 ;;
@@ -386,10 +538,26 @@ one_round() {
 	for _k in $SYNCS; do
 		# T2
 		if [ "$T2" = 1 ]; then
-			dmesg -c > /dev/null
+			# the kernel log from here on (not cleared: what came
+			# before stays for bench_finish's check for splats)
+			read -r _t0 _x < /proc/uptime
+			[ "$_k" = reshape ] && _fill=$RESHAPE_CHECK
 			sync_go "$_k"
+			_fill=0
+			_pos=
+			if [ "$_k" = reshape ]; then
+				reshape_pos_sampler "$_dir/t2-$_k.pos" &
+				_pos=$!
+			fi
 			$SAMPLE md0 50 600000 until-idle > "$_dir/t2-$_k.samples"
-			dmesg > "$_dir/t2-$_k.dmesg"
+			dmesg | awk -v t0="$_t0" '{ t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t) }
+				t + 0 >= t0' > "$_dir/t2-$_k.dmesg"
+			if [ -n "$_pos" ]; then
+				kill "$_pos" 2> /dev/null
+				wait "$_pos" 2> /dev/null
+				# after the log is kept: its check must not time T2
+				reshape_shape "$_dir/t2-$_k.after"
+			fi
 			stats_dump "$_dir/t2-$_k.stats"
 			log "$_who: T2 $_k done"
 		fi
@@ -447,6 +615,7 @@ echo "# bench-throttle: RAID$LEVEL x$NDEVS runs=$RUNS runtime=${RT}s members: $M
 	echo "t3_load=$T3_LOAD"
 	echo "t3_min=$T3_MIN"
 	echo "pin=$PIN"
+	echo "chunk=${CHUNK:-default} data_offset=${DATA_OFFSET:-default} reshape_check=$RESHAPE_CHECK"
 	echo "members=$MEMBERS"
 } > $OUT/params.txt
 for mem in $MEMBERS; do
