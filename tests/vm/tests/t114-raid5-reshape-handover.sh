@@ -34,6 +34,11 @@ grow_half() {
 	mdadm $MD --add /dev/ram4 || return 1
 	md_speed_limit 100 300
 	mdadm --grow $MD --raid-devices=5 || return 1
+	# in-tree 6.12 starts it a moment after mdadm returns
+	for _i in $(seq 1 50); do
+		grep -q "reshape" /proc/mdstat && break
+		sleep 0.2
+	done
 	cat /proc/mdstat
 	grep -q "reshape" /proc/mdstat || return 1
 	# writes on both sides of the reshape position while it moves
