@@ -1884,10 +1884,11 @@ int md_restart_rw(struct mddev *mddev)
 }
 
 /*
- * After a resize: write the new geometry to every member, let the md
- * thread start whatever sync it now needs, tell mdadm --monitor.
+ * After a resize, reshape start or takeover: write the new description
+ * to every member, let the md thread start whatever sync it now needs,
+ * tell mdadm --monitor.
  */
-static void md_resized(struct mddev *mddev)
+void md_resized(struct mddev *mddev)
 {
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	md_update_sb(mddev);

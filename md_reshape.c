@@ -135,12 +135,8 @@ int md_reshape_start(struct mddev *mddev)
 		mdname(mddev), mddev->raid_disks, mddev->new_layout,
 		mddev->new_chunk_sectors / 2);
 	clear_bit(MDR_FROZEN, &mddev->recovery);
-	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
-	md_update_sb(mddev);
-	set_bit(MDR_NEEDED, &mddev->recovery);
-	md_wakeup_thread(mddev);
+	md_resized(mddev);
 	md_notify_sync(mddev, MD_KN_ACTION);
-	md_new_event();
 	return 0;
 }
 
@@ -308,12 +304,8 @@ int md_takeover(struct mddev *mddev, int level)
 	set_capacity_and_notify(mddev->gendisk, size);
 	rdev_for_each(rdev, mddev)
 		md_notify(rdev->sysfs_state);
-	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
-	md_update_sb(mddev);
-	set_bit(MDR_NEEDED, &mddev->recovery);
-	md_wakeup_thread(mddev);
+	md_resized(mddev);
 	md_notify_sync(mddev, MD_KN_DEGRADED);
-	md_new_event();
 	return 0;
 
 put_pers:
