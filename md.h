@@ -251,6 +251,13 @@ struct mddev {
 	 */
 	sector_t reshape_end;
 	unsigned int reshape_unit;
+	/*
+	 * Writes to array sectors [suspend_lo, suspend_hi) wait in the core
+	 * (an empty range when lo >= hi): mdadm holds a region there while
+	 * it backs it up for a reshape that rewrites it in place.  Written
+	 * under reconfig_mutex (md_set_suspend()), read with READ_ONCE.
+	 */
+	sector_t suspend_lo, suspend_hi;
 	sector_t dev_sectors;		/* used sectors on each member */
 	sector_t array_sectors;
 	u8 uuid[16];
@@ -383,6 +390,8 @@ void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice);
 
 /* md_reshape.c, for personalities: record @pos, on disk on return */
 void md_reshape_checkpoint(struct mddev *mddev, sector_t pos);
+bool md_sync_wait_backup(struct mddev *mddev, sector_t j_end, sector_t a,
+			 sector_t n);
 
 /*
  * A reshape's progress (the sync thread's position, per member, from
@@ -394,6 +403,27 @@ void md_reshape_checkpoint(struct mddev *mddev, sector_t pos);
 static inline sector_t md_reshape_span(struct mddev *mddev)
 {
 	return DIV_ROUND_UP(mddev->reshape_end, mddev->reshape_unit);
+}
+
+/*
+ * Slots the members may hold: during a reshape to fewer members the
+ * old count, whose last slots still hold old data until it ends.
+ */
+static inline int md_slots(struct mddev *mddev)
+{
+	if (mddev->reshape_position != MD_MAX_SECTOR && mddev->delta_disks < 0)
+		return mddev->raid_disks - mddev->delta_disks;
+	return mddev->raid_disks;
+}
+
+/* Does [@a, @a + @n) meet the suspended range?  Lockless, READ_ONCE. */
+static inline bool md_suspended_range(struct mddev *mddev, sector_t a,
+				      sector_t n)
+{
+	sector_t lo = READ_ONCE(mddev->suspend_lo);
+	sector_t hi = READ_ONCE(mddev->suspend_hi);
+
+	return lo < hi && a < hi && a + n > lo;
 }
 
 static inline sector_t md_reshape_pos(struct mddev *mddev, sector_t j)

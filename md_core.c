@@ -360,6 +360,31 @@ void md_resume(struct mddev *mddev)
 	md_gate_open(to_core(mddev));
 }
 
+/*
+ * suspend_lo/suspend_hi: set the range writes wait for.  A range that
+ * now covers sectors it did not is set with the array suspended, so no
+ * write into them is still in flight when this returns (mdadm reads
+ * the region off the members next); a smaller one just lets the
+ * waiters go.
+ */
+void md_set_suspend(struct mddev *mddev, sector_t lo, sector_t hi)
+{
+	struct md_core *core = to_core(mddev);
+	sector_t olo = mddev->suspend_lo, ohi = mddev->suspend_hi;
+	bool grows = lo < hi && (olo >= ohi || lo < olo || hi > ohi);
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (grows && mddev->pers)
+		md_suspend(mddev);
+	WRITE_ONCE(mddev->suspend_lo, lo);
+	WRITE_ONCE(mddev->suspend_hi, hi);
+	if (grows && mddev->pers)
+		md_resume(mddev);
+	/* pairs with the waits in md_submit_bio() and a reshape's */
+	wake_up_all(&core->suspend_wq);
+	wake_up(&mddev->sync_wait);
+}
+
 /* read-auto: the first write makes the array read-write. */
 static void md_enter_rw(struct mddev *mddev)
 {
@@ -403,6 +428,7 @@ static void md_submit_bio(struct bio *bio)
 	struct md_core *core = to_core(mddev);
 	struct md_personality *pers;
 
+again:
 	while (!percpu_ref_tryget_live(&core->active_io)) {
 		/* suspended: nothing taken yet, so nothing to give back */
 		if (bio->bi_opf & REQ_NOWAIT) {
@@ -438,6 +464,23 @@ static void md_submit_bio(struct bio *bio)
 		}
 		if (READ_ONCE(mddev->ro) == 2)
 			md_enter_rw(mddev);
+		/*
+		 * mdadm holds this range while it backs it up: wait outside
+		 * the gate, so md_set_suspend() can drain what is inside
+		 */
+		if (unlikely(md_suspended_range(mddev, bio->bi_iter.bi_sector,
+						bio_sectors(bio)))) {
+			percpu_ref_put(&core->active_io);
+			if (bio->bi_opf & REQ_NOWAIT) {
+				bio_wouldblock_error(bio);
+				return;
+			}
+			wait_event(core->suspend_wq,
+				   !md_suspended_range(mddev,
+						       bio->bi_iter.bi_sector,
+						       bio_sectors(bio)));
+			goto again;
+		}
 	}
 	pers->make_request(mddev, bio);
 put:
@@ -1715,6 +1758,8 @@ static void md_clear(struct mddev *mddev)
 	mddev->reshape_position = MD_MAX_SECTOR;
 	mddev->delta_disks = 0;
 	mddev->reshape_backwards = false;
+	mddev->suspend_lo = 0;
+	mddev->suspend_hi = 0;
 	mddev->dev_sectors = 0;
 	mddev->array_sectors = 0;
 	memset(mddev->uuid, 0, sizeof(mddev->uuid));

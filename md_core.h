@@ -332,6 +332,7 @@ int md_sync_may_start(struct mddev *mddev);
 int md_set_raid_disks(struct mddev *mddev, int raid_disks);
 void md_resized(struct mddev *mddev);
 void md_suspend(struct mddev *mddev);
+void md_set_suspend(struct mddev *mddev, sector_t lo, sector_t hi);
 void md_resume(struct mddev *mddev);
 sector_t md_sync_sectors(struct mddev *mddev, struct md_personality *pers,
 			 sector_t sectors);

@@ -15,7 +15,7 @@
  *
  * Why a power cut loses nothing.  The data moves in array order from
  * the old geometry to the new one at new data offsets (mdadm moves them
- * by at least one row's worth), so the new copy of what has moved never
+ * by at least one row's worth, when it can), so the new copy of what has moved never
  * lands on old data the superblocks still call live: the personality
  * writes a window only where that holds against the position on disk
  * and records a new position (md_reshape_checkpoint(), superblocks
@@ -25,6 +25,19 @@
  * what moved after the recorded position wait for the next checkpoint:
  * written only to the new geometry, they would be lost to a crash that
  * makes the old one authoritative there again.
+ *
+ * In place (mdadm --backup-file; 0.90 superblocks, no head-room, fewer
+ * members): the data offsets stay, so the first rows of a grow (the
+ * last of a shrink) and every row of a chunk or layout change land on
+ * old data a crash would still need.  mdadm copies that data to its
+ * backup first and restores it at assembly; the core's part is to make
+ * the copy trustworthy and to let the reshape past it only once it is
+ * on disk: writes to [suspend_lo, suspend_hi) wait (md_set_suspend()
+ * drains those in flight before it returns, so mdadm reads a settled
+ * region), and such a row waits until mdadm holds its range and has
+ * written a sync_max past it (md_sync_wait_backup()), which it does
+ * only after the backup; during a reshape sync_max may go down.  Rows
+ * that recording the position makes safe go on as above.
  *
  * The pass itself is the sync thread's, with MDR_RESHAPE: it walks the
  * reshape under the resync throttle like any sync, counting per member
@@ -55,6 +68,7 @@ int md_reshape_ask(struct mddev *mddev, int layout, int chunk_sectors,
 	int old_layout = mddev->new_layout;
 	int old_chunk = mddev->new_chunk_sectors;
 	int old_delta = mddev->delta_disks;
+	bool old_backwards = mddev->reshape_backwards;
 	int err;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
@@ -84,11 +98,15 @@ int md_reshape_ask(struct mddev *mddev, int layout, int chunk_sectors,
 	mddev->new_layout = layout;
 	mddev->new_chunk_sectors = chunk_sectors;
 	mddev->delta_disks = raid_disks - mddev->raid_disks;
+	/* as in-tree: fewer members reshape from the end, more from the start */
+	if (mddev->delta_disks)
+		mddev->reshape_backwards = mddev->delta_disks < 0;
 	err = mddev->pers->check_reshape(mddev);
 	if (err) {
 		mddev->new_layout = old_layout;
 		mddev->new_chunk_sectors = old_chunk;
 		mddev->delta_disks = old_delta;
+		mddev->reshape_backwards = old_backwards;
 	}
 	return err;
 }
@@ -167,6 +185,16 @@ void md_reshape_finish(struct mddev *mddev)
 	md_suspend(mddev);
 	mutex_lock(&core->sb_mutex);
 	mddev->pers->finish_reshape(mddev);
+	/* to fewer members: those past the new count hold nothing now */
+	rdev_for_each(rdev, mddev) {
+		if (rdev->raid_disk < mddev->raid_disks)
+			continue;
+		md_rdev_unlink_slot(rdev);
+		rdev->raid_disk = -1;
+		rdev->recovery_offset = 0;
+		clear_bit(RD_IN_SYNC, &rdev->flags);
+		md_notify(rdev->sysfs_state);
+	}
 	spin_lock_irq(&mddev->lock);
 	mddev->layout = mddev->new_layout;
 	mddev->chunk_sectors = mddev->new_chunk_sectors;

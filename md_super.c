@@ -404,8 +404,11 @@ static int sb1_import_array(struct mddev *mddev, struct md_rdev *freshest)
 		mddev->new_layout = (int)le32_to_cpu(sb->new_layout);
 		mddev->new_chunk_sectors = le32_to_cpu(sb->new_chunk);
 		mddev->delta_disks = (s32)le32_to_cpu(sb->delta_disks);
-		mddev->reshape_backwards = le32_to_cpu(sb->feature_map) &
-					   MD_FEATURE_RESHAPE_BACKWARDS;
+		/* as in-tree: to fewer members it is backwards, flag or not */
+		mddev->reshape_backwards = mddev->delta_disks < 0 ||
+			(!mddev->delta_disks &&
+			 (le32_to_cpu(sb->feature_map) &
+			  MD_FEATURE_RESHAPE_BACKWARDS));
 		if (mddev->delta_disks >= (int)raid_disks ||
 		    (int)raid_disks - mddev->delta_disks > (int)max_dev ||
 		    mddev->new_level != mddev->level) {
@@ -495,7 +498,7 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 		 * was itself the bitmap's): past that offset it never held
 		 * the data, whatever the bits say.  It is rebuilt in full.
 		 */
-		if (role_is_slot(role) && role < mddev->raid_disks &&
+		if (role_is_slot(role) && role < md_slots(mddev) &&
 		    sb_readd_whole(features) &&
 		    md_bitmap_readd_ok(mddev, events)) {
 			rdev->saved_raid_disk = role;
@@ -538,10 +541,10 @@ static int sb1_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 			mdname(mddev), rdev->bdev);
 		return -EINVAL;
 	default:
-		if (!role_is_slot(role) || role >= mddev->raid_disks) {
+		if (!role_is_slot(role) || role >= md_slots(mddev)) {
 			pr_warn("md: %s: %pg: role %u beyond raid_disks %d, treating as spare\n",
 				mdname(mddev), rdev->bdev, role,
-				mddev->raid_disks);
+				md_slots(mddev));
 			break;
 		}
 		rdev->raid_disk = role;

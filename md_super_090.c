@@ -54,9 +54,28 @@
  * up to it; 0.90 records no per-member size, only the array's.  Not
  * with an internal bitmap, which would have to move too (as in-tree).
  *
- * Refused at load, with a message: wrong magic or version (0.91 is a
- * reshape in progress), bad checksum, the clustered state bit,
- * raid_disks or this_disk.number out of the table.
+ * Reshape (0.91).  While a reshape runs (reshape_position set) the
+ * superblocks say minor_version 91 and fill the fields md_p.h reserves
+ * for it: reshape_position (array sectors), new_level, delta_disks (new
+ * minus old, signed), new_layout and new_chunk (bytes); raid_disks is
+ * the new count, as for 1.x.  With none they say 90 and those fields
+ * are 0.  0.91 has no backwards flag: in-tree reads a negative
+ * delta_disks as backwards, and so do we; and no data offsets, so a
+ * 0.90 reshape never moves the data (new_data_offset stays 0).  The
+ * array's own minor_version stays 90 whatever the members say.  A
+ * member in a slot but not in sync is written as a spare in 0.91 too
+ * (in-tree writes it "active" and then trusts it up to the reshape
+ * position, which is not what this stack means by it), and read back
+ * as a spare from either.  Members one round apart across the end of a
+ * reshape differ in layout or chunk: the older one's new_layout and
+ * new_chunk are compared instead.
+ *
+ * Refused at load, with a message: wrong magic or a version other than
+ * 0.90/0.91, bad checksum, the clustered state bit, raid_disks or
+ * this_disk.number out of the table, a reshape on a level other than
+ * RAID4/5/6 or to a chunk that is not whole sectors.  At assembly: a
+ * reshape whose old member count is out of the table, or that changes
+ * the level.
  */
 #include <linux/blkdev.h>
 #include <linux/string.h>
@@ -100,8 +119,28 @@ static u64 sb090_cp_events(const mdp_super_t *sb)
 	return ((u64)sb->cp_events_hi << 32) | sb->cp_events_lo;
 }
 
+/*
+ * Does @sb record a reshape in progress?  0.91 with a position: mdadm
+ * too reads a 0.91 superblock whose position is all ones as idle.
+ */
+static bool sb090_reshaping(const mdp_super_t *sb)
+{
+	return sb->minor_version == 91 && sb->reshape_position != U64_MAX;
+}
+
+/* Why the reshape fields of @sb (0.91) cannot be taken, or NULL. */
+static const char *sb090_reshape_refusal(const mdp_super_t *sb)
+{
+	if (sb->level != 4 && sb->level != 5 && sb->level != 6)
+		return "reshape in progress on a level this stack cannot reshape";
+	if (sb->new_chunk & 511)
+		return "reshape to a chunk that is not a whole number of sectors";
+	return NULL;
+}
+
 static int sb090_validate(struct md_rdev *rdev, mdp_super_t *sb)
 {
+	const char *why;
 	u32 csum;
 
 	if (sb->md_magic != MD_SB_MAGIC) {
@@ -109,11 +148,10 @@ static int sb090_validate(struct md_rdev *rdev, mdp_super_t *sb)
 			rdev->bdev, sb->md_magic);
 		return -EINVAL;
 	}
-	if (sb->major_version != 0 || sb->minor_version != 90) {
-		pr_warn("md: %pg: superblock version %u.%u is not 0.90%s\n",
-			rdev->bdev, sb->major_version, sb->minor_version,
-			sb->minor_version == 91 ?
-			" (0.91: reshape in progress, not supported)" : "");
+	if (sb->major_version != 0 ||
+	    (sb->minor_version != 90 && sb->minor_version != 91)) {
+		pr_warn("md: %pg: superblock version %u.%u is not 0.90 or 0.91\n",
+			rdev->bdev, sb->major_version, sb->minor_version);
 		return -EINVAL;
 	}
 	csum = sb090_checksum(sb);
@@ -137,6 +175,12 @@ static int sb090_validate(struct md_rdev *rdev, mdp_super_t *sb)
 			rdev->bdev, sb->this_disk.number, MD_SB_DISKS - 1);
 		return -EINVAL;
 	}
+	why = sb090_reshaping(sb) ? sb090_reshape_refusal(sb) : NULL;
+	if (why) {
+		pr_warn("md: %pg: 0.91 superblock: %s (level %u, new chunk %u bytes)\n",
+			rdev->bdev, why, sb->level, sb->new_chunk);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -147,7 +191,8 @@ static int sb090_load(struct md_rdev *rdev, int minor_version)
 	sector_t sb_start;
 	int ret;
 
-	if (minor_version != 90) {
+	/* mdadm names an array after its superblock: 0.91 while reshaping */
+	if (minor_version != 90 && minor_version != 91) {
 		pr_warn("md: %pg: superblock version 0.%d unknown\n",
 			rdev->bdev, minor_version);
 		return -EINVAL;
@@ -171,11 +216,34 @@ static int sb090_load(struct md_rdev *rdev, int minor_version)
 		return ret;
 
 	rdev->sb_start = sb_start;
+	/* 0.90 has no data offset, and a reshape never moves the data */
 	rdev->data_offset = 0;
+	rdev->new_data_offset = 0;
 	rdev->sectors = min(sb_start, SB090_MAX_SECTORS);
 	rdev->desc_nr = sb->this_disk.number;
 	rdev->sb_events = sb090_events(sb);
 	return 0;
+}
+
+/*
+ * Do @a and @b lay the data out alike?  The same level, layout and
+ * chunk; or one is a round behind the end of a reshape the other no
+ * longer records (0.91 still, with the old layout and chunk): then its
+ * new ones must be the other's.  The minor version and the member
+ * count are not compared: they change when a reshape starts or ends,
+ * and the events decide which member is fresh enough.
+ */
+static bool sb090_same_geometry(const mdp_super_t *a, const mdp_super_t *b)
+{
+	if (a->level != b->level)
+		return false;
+	if (a->layout == b->layout && a->chunk_size == b->chunk_size)
+		return true;
+	if (sb090_reshaping(a) == sb090_reshaping(b))
+		return false;
+	if (sb090_reshaping(b))
+		swap(a, b);
+	return a->new_layout == b->layout && a->new_chunk == b->chunk_size;
 }
 
 static int sb090_same_array(struct md_rdev *ref, struct md_rdev *rdev)
@@ -191,8 +259,7 @@ static int sb090_same_array(struct md_rdev *ref, struct md_rdev *rdev)
 			rdev->bdev);
 		return -EINVAL;
 	}
-	if (sb->level != rsb->level || sb->layout != rsb->layout ||
-	    sb->chunk_size != rsb->chunk_size) {
+	if (!sb090_same_geometry(sb, rsb)) {
 		pr_warn("md: %pg: level/layout/chunk differ from %pg, not adding\n",
 			rdev->bdev, ref->bdev);
 		return -EINVAL;
@@ -218,9 +285,32 @@ static int sb090_import_array(struct mddev *mddev, struct md_rdev *freshest)
 	mddev->layout = sb->level == 0 ? MD_LAYOUT_UNKNOWN : (int)sb->layout;
 	mddev->chunk_sectors = sb->chunk_size >> 9;
 	mddev->raid_disks = sb->raid_disks;
+	mddev->new_level = mddev->level;
+	mddev->new_layout = mddev->layout;
+	mddev->new_chunk_sectors = mddev->chunk_sectors;
 	mddev->reshape_position = MD_MAX_SECTOR;
 	mddev->delta_disks = 0;
 	mddev->reshape_backwards = false;
+	if (sb090_reshaping(sb)) {
+		s32 delta = (s32)sb->delta_disks;
+		int disks = sb->raid_disks;
+
+		/* raid_disks is the new count, raid_disks - delta the old */
+		if (delta >= disks || delta < disks - MD_SB_DISKS ||
+		    sb->new_level != sb->level) {
+			pr_warn("md: %pg: reshape from %lld to %d members, level %u to %u, not supported\n",
+				freshest->bdev, (s64)disks - delta, disks,
+				sb->level, sb->new_level);
+			return -EINVAL;
+		}
+		mddev->reshape_position = sb->reshape_position;
+		mddev->new_level = (int)sb->new_level;
+		mddev->new_layout = (int)sb->new_layout;
+		mddev->new_chunk_sectors = sb->new_chunk >> 9;
+		mddev->delta_disks = delta;
+		/* no flag for it in 0.91: fewer members go backwards */
+		mddev->reshape_backwards = delta < 0;
+	}
 	mddev->dev_sectors = size;
 	mddev->bitmap_offset = (sb->state & (1 << MD_SB_BITMAP_PRESENT)) ?
 			       SB090_BITMAP_OFFSET : 0;
@@ -269,6 +359,8 @@ static int sb090_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 {
 	const mdp_disk_t *d = &rdev_sb090(rdev)->disks[rdev->desc_nr];
 	u64 events = rdev->sb_events;
+	/* fewer members: the old slots count until the reshape is done */
+	int slots = md_slots(mddev);
 	bool active;
 
 	rdev->raid_disk = -1;
@@ -323,10 +415,10 @@ static int sb090_import_rdev(struct mddev *mddev, struct md_rdev *rdev)
 	if (d->state & (1 << MD_DISK_FAULTY)) {
 		set_bit(RD_FAULTY, &rdev->flags);
 	} else if (d->state & (1 << MD_DISK_SYNC)) {
-		if (d->raid_disk >= mddev->raid_disks) {
+		if (d->raid_disk >= slots) {
 			pr_warn("md: %s: %pg: slot %u beyond raid_disks %d, treating as spare\n",
 				mdname(mddev), rdev->bdev, d->raid_disk,
-				mddev->raid_disks);
+				slots);
 			return 0;
 		}
 		rdev->raid_disk = d->raid_disk;
@@ -378,6 +470,48 @@ static void sb090_number(struct mddev *mddev)
 	}
 }
 
+/*
+ * The version and the reshape fields: 0.91 and the reshape being made
+ * while one runs, else 0.90 and zeroes.  0.91 cannot say that the data
+ * moves (dev-XXX/new_offset refuses it on 0.90) nor which way a
+ * reshape goes other than by the sign of delta_disks; should a reshape
+ * need either, a restart would follow what is recorded instead, so it
+ * is logged.
+ */
+static void sb090_fill_reshape(struct mddev *mddev, struct md_rdev *rdev,
+			       mdp_super_t *sb)
+{
+	sector_t pos = READ_ONCE(mddev->reshape_position);
+	bool backwards = mddev->delta_disks < 0;
+
+	if (pos == MD_MAX_SECTOR) {
+		sb->minor_version = 90;
+		sb->reshape_position = 0;
+		sb->new_level = 0;
+		sb->delta_disks = 0;
+		sb->new_layout = 0;
+		sb->new_chunk = 0;
+		return;
+	}
+	sb->minor_version = 91;
+	sb->reshape_position = pos;
+	sb->new_level = (u32)mddev->new_level;
+	sb->delta_disks = (u32)mddev->delta_disks;
+	sb->new_layout = (u32)mddev->new_layout;
+	sb->new_chunk = (u32)mddev->new_chunk_sectors << 9;
+	if (rdev->new_data_offset != rdev->data_offset)
+		pr_warn_ratelimited("md: %s: %pg: 0.90 cannot record a data offset move (%llu to %llu)\n",
+				    mdname(mddev), rdev->bdev,
+				    (u64)rdev->data_offset,
+				    (u64)rdev->new_data_offset);
+	if (mddev->reshape_backwards != backwards)
+		pr_warn_ratelimited("md: %s: 0.91 cannot record a %s reshape with delta_disks %d\n",
+				    mdname(mddev),
+				    mddev->reshape_backwards ?
+				    "backwards" : "forwards",
+				    mddev->delta_disks);
+}
+
 static void sb090_fill(struct mddev *mddev, struct md_rdev *rdev,
 		       const struct md_sb_state *st)
 {
@@ -393,7 +527,6 @@ static void sb090_fill(struct mddev *mddev, struct md_rdev *rdev,
 
 	sb->md_magic = MD_SB_MAGIC;
 	sb->major_version = 0;
-	sb->minor_version = 90;
 	sb->gvalid_words = 0;
 	memcpy(&sb->set_uuid0, mddev->uuid + 0, 4);
 	memcpy(&sb->set_uuid1, mddev->uuid + 4, 4);
@@ -427,11 +560,7 @@ static void sb090_fill(struct mddev *mddev, struct md_rdev *rdev,
 		sb->cp_events_hi = 0;
 		sb->cp_events_lo = 0;
 	}
-	sb->reshape_position = 0;
-	sb->new_level = 0;
-	sb->delta_disks = 0;
-	sb->new_layout = 0;
-	sb->new_chunk = 0;
+	sb090_fill_reshape(mddev, rdev, sb);
 	sb->layout = (u32)mddev->layout;
 	sb->chunk_size = mddev->chunk_sectors << 9;
 

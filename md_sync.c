@@ -572,6 +572,12 @@ static bool md_sync_below_max(struct mddev *mddev, sector_t j, bool resync,
 	md_sync_wait_idle(mddev);
 	if (READ_ONCE(core->sync_error))
 		return false;
+	/*
+	 * A reshape records where it pauses its own way, which also lets
+	 * go the writes waiting for that: none waits on mdadm's sync_max
+	 */
+	if (test_bit(MDR_RESHAPE, &mddev->recovery) && mddev->pers->close_sync)
+		mddev->pers->close_sync(mddev);
 	if (READ_ONCE(mddev->curr_resync_completed) != j)
 		md_sync_checkpoint(mddev, j, resync, requested);
 	/* woken by sync_max_store() and by whoever interrupts the pass */
@@ -580,6 +586,35 @@ static bool md_sync_below_max(struct mddev *mddev, sector_t j, bool resync,
 			md_sync_stopping(mddev));
 	return !md_sync_stopping(mddev);
 }
+
+static bool md_backup_holds(struct mddev *mddev, sector_t j_end, sector_t a,
+			    sector_t n)
+{
+	sector_t max = READ_ONCE(to_core(mddev)->sync_max_sectors);
+
+	return max != MD_MAX_SECTOR && j_end <= max &&
+	       READ_ONCE(mddev->suspend_lo) <= a &&
+	       a + n <= READ_ONCE(mddev->suspend_hi);
+}
+
+/*
+ * A reshape in place is about to overwrite old data that a crash would
+ * still need (the personality's call): only mdadm's backup holds it
+ * then.  Go on once mdadm holds the array sectors [@a, @a + @n) for
+ * writes (suspend_lo/hi) and lets the pass to @j_end with a number in
+ * sync_max: it writes one only after the backup of what lies below is
+ * on disk, and "max" at the start.  False: the pass stops.
+ */
+bool md_sync_wait_backup(struct mddev *mddev, sector_t j_end, sector_t a,
+			 sector_t n)
+{
+	/* woken by md_set_suspend(), sync_max_store() and interrupts */
+	wait_event_idle(mddev->sync_wait,
+			md_backup_holds(mddev, j_end, a, n) ||
+			md_sync_stopping(mddev));
+	return !md_sync_stopping(mddev);
+}
+EXPORT_SYMBOL_GPL(md_sync_wait_backup);
 
 static int md_sync_thread_fn(void *arg)
 {

@@ -93,13 +93,14 @@ static ssize_t metadata_version_store(struct mddev *mddev, const char *buf,
 	}
 	if (sscanf(buf, "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
 	    !((major == 1 && minor >= 0 && minor <= 2) ||
-	      (major == 0 && minor == 90))) {
+	      (major == 0 && (minor == 90 || minor == 91)))) {
 		pr_warn("md: %s: only 0.90, 1.0, 1.1 and 1.2 metadata is supported\n",
 			mdname(mddev));
 		return -EINVAL;
 	}
 	mddev->major_version = major;
-	mddev->minor_version = minor;
+	/* 0.91: a 0.90 array whose superblocks record a reshape */
+	mddev->minor_version = major ? minor : 90;
 	mddev->persistent = true;
 	return len;
 }
@@ -318,10 +319,14 @@ static ssize_t sync_max_store(struct mddev *mddev, const char *buf,
 		n *= chunk;
 	/*
 	 * As in-tree: while a pass runs the pause point only moves on, so
-	 * that what the thread already did past it stays consistent.
+	 * that what the thread already did past it stays consistent.  A
+	 * reshape may be held back, though: mdadm lowers it to what it has
+	 * backed up, and the reshape goes no further (nor back) until it
+	 * is raised.
 	 */
 	spin_lock_irq(&mddev->lock);
 	if (test_bit(MDR_RUNNING, &mddev->recovery) && !READ_ONCE(mddev->ro) &&
+	    !test_bit(MDR_RESHAPE, &mddev->recovery) &&
 	    n < core->sync_max_sectors)
 		err = -EBUSY;
 	else
@@ -1062,54 +1067,48 @@ static ssize_t reshape_direction_store(struct mddev *mddev, const char *buf,
 MD_ATTR_RW(reshape_direction, reshape_direction);
 
 /*
- * In-tree holds writes to the array sectors [suspend_lo, suspend_hi)
- * while mdadm backs up a region a reshape is about to rewrite (the
- * backup-file reshape).  This stack reshapes only by moving the data
- * offsets (md_reshape.c), which needs no backup and no hold: both read
- * 0, the empty range; 0 is accepted and changes nothing, any other
- * number is refused with -EINVAL and a kernel log line (rather than
- * read back a range that holds nothing), garbage -EINVAL.
+ * Writes to the array sectors [suspend_lo, suspend_hi) wait (reads go
+ * on), as in-tree: mdadm holds the region a backup-file reshape is
+ * about to rewrite in place while it copies it to the backup.  Either
+ * end may move either way; lo >= hi is the empty range.
  */
-static ssize_t suspend_show(struct mddev *mddev, char *page)
+static ssize_t suspend_lo_show(struct mddev *mddev, char *page)
 {
-	return sysfs_emit(page, "0\n");
+	return sysfs_emit(page, "%llu\n",
+			  (unsigned long long)READ_ONCE(mddev->suspend_lo));
 }
 
 static ssize_t suspend_store(struct mddev *mddev, const char *buf,
-			     size_t len, const char *attr)
+			     size_t len, bool hi)
 {
 	unsigned long long n;
 
 	if (kstrtoull(buf, 10, &n))
 		return -EINVAL;
-	if (!n)
-		return len;
-	pr_info("md: %s: %s %llu refused: no backup-file reshape here (reshape moves the data offsets), so no write is ever held\n",
-		mdname(mddev), attr, n);
-	return -EINVAL;
-}
-
-static ssize_t suspend_lo_show(struct mddev *mddev, char *page)
-{
-	return suspend_show(mddev, page);
+	if (hi)
+		md_set_suspend(mddev, mddev->suspend_lo, n);
+	else
+		md_set_suspend(mddev, n, mddev->suspend_hi);
+	return len;
 }
 
 static ssize_t suspend_lo_store(struct mddev *mddev, const char *buf,
 				size_t len)
 {
-	return suspend_store(mddev, buf, len, "suspend_lo");
+	return suspend_store(mddev, buf, len, false);
 }
 MD_ATTR_RW(suspend_lo, suspend_lo);
 
 static ssize_t suspend_hi_show(struct mddev *mddev, char *page)
 {
-	return suspend_show(mddev, page);
+	return sysfs_emit(page, "%llu\n",
+			  (unsigned long long)READ_ONCE(mddev->suspend_hi));
 }
 
 static ssize_t suspend_hi_store(struct mddev *mddev, const char *buf,
 				size_t len)
 {
-	return suspend_store(mddev, buf, len, "suspend_hi");
+	return suspend_store(mddev, buf, len, true);
 }
 MD_ATTR_RW(suspend_hi, suspend_hi);
 
@@ -1737,7 +1736,7 @@ static ssize_t rdev_slot_store(struct md_rdev *rdev, const char *buf,
 		return -EINVAL;
 	if (mddev->pers)
 		return rdev_slot_store_running(rdev, slot) ?: len;
-	if (mddev->raid_disks && slot >= mddev->raid_disks)
+	if (mddev->raid_disks && slot >= md_slots(mddev))
 		return -ENOSPC;
 	rdev->raid_disk = slot;
 	rdev->saved_raid_disk = slot;
@@ -1791,16 +1790,17 @@ static ssize_t rdev_new_offset_store(struct md_rdev *rdev, const char *buf,
 		return -EINVAL;
 	if (mddev->reshape_position != MD_MAX_SECTOR)
 		return -EBUSY;
+	/* as in-tree: no room first (mdadm then takes a backup file) */
+	if (n > rdev->data_offset &&
+	    (!mddev->persistent || mddev->major_version != 1 ||
+	     n + mddev->dev_sectors > md_super_data_limit(rdev)))
+		return -E2BIG;
 	if (n > rdev->data_offset && !mddev->reshape_backwards) {
 		pr_info("md: %s: %pg: new_offset %llu refused: moving data up needs reshape_direction backwards first (data_offset %llu)\n",
 			mdname(mddev), rdev->bdev, n,
 			(unsigned long long)rdev->data_offset);
 		return -EINVAL;
 	}
-	if (n > rdev->data_offset &&
-	    (!mddev->persistent || mddev->major_version != 1 ||
-	     n + mddev->dev_sectors > md_super_data_limit(rdev)))
-		return -E2BIG;
 	if (n < rdev->data_offset && n < md_super_data_floor(rdev)) {
 		pr_info("md: %s: %pg: new_offset %llu refused: it overlaps the superblock or the bad block log\n",
 			mdname(mddev), rdev->bdev, n);
