@@ -148,6 +148,12 @@
  * a power cut the reshape goes on from old data still intact.  The data
  * moves down (forwards, from the start) or up (backwards, from the end)
  * as mdadm moved the offsets; progress is counted from where it starts.
+ * In place (offsets that move less than a chunk, mdadm's backup-file
+ * reshape) a window is max(chunk) of every member, one at a time: the
+ * old rows it overwrites are then its own or moved before (a grow runs
+ * forwards, a shrink backwards), so only reads of the window itself
+ * wait, and where that overwrites old data still live on disk the
+ * window waits for mdadm's backup of it (md_sync_wait_backup()).
  *
  * Discard (devices_handle_discard_safely) is a write of zero pages to
  * whole rows; a row whose data pages are all zeroes from discards leaves
@@ -4572,10 +4578,15 @@ static const char *r5_reshape_refusal(struct mddev *mddev,
 {
 	if (mddev->new_level != mddev->level)
 		return "level changes (takeovers) are not supported yet";
-	if (mddev->delta_disks < 0)
-		return "removing members is not supported yet";
-	if (mddev->reshape_backwards && mddev->delta_disks)
-		return "a backwards reshape changes chunk or layout only here";
+	/* the new rows must land where the old ones were read already */
+	if (mddev->delta_disks < 0 && !mddev->reshape_backwards)
+		return "fewer members reshape from the end (backwards) only";
+	if (mddev->delta_disks > 0 && mddev->reshape_backwards)
+		return "more members reshape from the start (forwards) only";
+	/* 0.91 says backwards only by fewer members */
+	if (mddev->persistent && !mddev->major_version &&
+	    mddev->reshape_backwards && mddev->delta_disks >= 0)
+		return "0.90 superblocks cannot record a backwards reshape";
 	if (mddev->bitmap)
 		return "remove the bitmap first";
 	if (new->raid_disks >= BITS_PER_LONG)
@@ -4725,12 +4736,14 @@ static int r5_reshape_setup(struct mddev *mddev, struct r5conf *prev,
 {
 	struct r5conf *conf;
 	sector_t gap = r5_reshape_gap(mddev, prev->geo.raid_disks);
+	sector_t unit = max(prev->geo.chunk_sectors, new->chunk_sectors);
+	bool inplace = gap < unit;
 	int ret;
 
-	if (gap < max(prev->geo.chunk_sectors, new->chunk_sectors)) {
-		pr_err("md/raid:%s: reshape needs every member's data to move %s by at least a chunk (dev-*/new_offset); this stack has no backup-file reshape\n",
-		       mdname(mddev),
-		       mddev->reshape_backwards ? "up" : "down");
+	/* in place, a window is max(chunk) of every member: one bio */
+	if (inplace && (u64)unit * new->data_disks / PAGE_SECTORS > UIO_MAXIOV) {
+		pr_err("md/raid:%s: cannot reshape in place: %d data members of %d KiB chunks make too large a window\n",
+		       mdname(mddev), new->data_disks, (int)unit / 2);
 		return -EINVAL;
 	}
 	conf = r5_conf_create(mddev, new, true);
@@ -4738,9 +4751,17 @@ static int r5_reshape_setup(struct mddev *mddev, struct r5conf *prev,
 		return PTR_ERR(conf);
 	r5_reshape_free(prev->rs);	/* a reshape before, long done */
 	prev->rs = NULL;
-	/* past the old data too: its rows get their parity (zeroes) */
-	mddev->reshape_end = max(r5_geo_size(&prev->geo, mddev->dev_sectors),
-				 r5_geo_size(new, mddev->dev_sectors));
+	/*
+	 * Past the old data too: its rows get their parity (zeroes); to
+	 * fewer members only what the new geometry holds (the array was
+	 * cut to it before)
+	 */
+	if (mddev->delta_disks < 0)
+		mddev->reshape_end = r5_geo_size(new, mddev->dev_sectors);
+	else
+		mddev->reshape_end =
+			max(r5_geo_size(&prev->geo, mddev->dev_sectors),
+			    r5_geo_size(new, mddev->dev_sectors));
 	mddev->reshape_unit = new->data_disks;
 	conf->rs = r5_reshape_alloc(mddev, mddev->reshape_backwards ?
 				    mddev->reshape_end - min(pos,
@@ -4751,6 +4772,10 @@ static int r5_reshape_setup(struct mddev *mddev, struct r5conf *prev,
 		goto free_conf;
 	}
 	conf->rs->gap = gap;
+	conf->rs->inplace = inplace;
+	if (inplace)
+		pr_info("md/raid:%s: reshaping in place (the data offsets do not move): each window waits for mdadm's backup of it where a crash would need one\n",
+			mdname(mddev));
 	/* the core's resume opens the gates it shut, this one's too */
 	if (suspended)
 		conf->quiesced = 1;
@@ -4844,6 +4869,13 @@ static int raid5_start_reshape(struct mddev *mddev)
 	for (slot = 0; slot < old_disks && spares > 0; slot++)
 		if (!r5_slot_taken(prev, slot))
 			spares--;
+	if (!ret && mddev->delta_disks < 0 &&
+	    r5_geo_size(&new, mddev->dev_sectors) < mddev->array_sectors) {
+		pr_warn("md/raid:%s: reshape refused: %d members hold less than the array's %llu sectors: reduce the array size first (mdadm --grow --array-size)\n",
+			mdname(mddev), new.raid_disks,
+			(unsigned long long)mddev->array_sectors);
+		ret = -EINVAL;
+	}
 	if (!ret && spares < mddev->delta_disks) {
 		pr_warn("md/raid:%s: reshape refused: %d more members need %d spares, %d present\n",
 			mdname(mddev), mddev->delta_disks, mddev->delta_disks,
@@ -4937,6 +4969,15 @@ static int r5_side(const struct r5reshape *rs, sector_t a, sector_t n,
 	return R5_ACROSS;
 }
 
+/* Does [@a, @a + @n) meet what is moving, between done and issued? */
+static bool r5_in_window(const struct r5reshape *rs, sector_t a, sector_t n)
+{
+	sector_t lo = rs->backwards ? rs->end - rs->issued : rs->done;
+	sector_t hi = rs->backwards ? rs->end - rs->done : rs->issued;
+
+	return lo < hi && a < hi && a + n > lo;
+}
+
 /*
  * Route one array bio during a reshape.  Reads of what moved (up to
  * done) go to the new geometry, the rest to the old one, which holds it
@@ -4971,6 +5012,25 @@ static void r5_reshape_route(struct r5conf *conf, struct bio *bio)
 			}
 		} else {
 			down_read(&rs->sem);
+		}
+		if (!op_is_write(bio_op(bio)) && rs->inplace &&
+		    r5_in_window(rs, a, n)) {
+			/* being rewritten in place: neither geometry has it */
+			sector_t done = rs->done;
+
+			up_read(&rs->sem);
+			if (bio->bi_opf & REQ_NOWAIT) {
+				bio_wouldblock_error(bio);
+				return;
+			}
+			wait_event(rs->wait,
+				   READ_ONCE(rs->done) != done ||
+				   !READ_ONCE(conf->prev));
+			if (!READ_ONCE(conf->prev)) {
+				r5_make_request(conf, bio);
+				return;
+			}
+			continue;
 		}
 		if (!op_is_write(bio_op(bio))) {
 			side = r5_side(rs, a, n, rs->done, &cut);
@@ -5057,18 +5117,26 @@ static bool r5_window_safe(struct r5conf *conf, sector_t start,
  * data below it.  Reads routed to the old geometry before it finish
  * first; new ones wait meanwhile.  Sync thread, no window in flight.
  */
-static void r5_reshape_cp(struct r5conf *conf)
+/* Wait out what the old geometry has in flight; rs->sem held to write. */
+static void r5_drain_prev(struct r5conf *conf)
 {
-	struct r5reshape *rs = conf->rs;
 	struct r5conf *prev = conf->prev;
 
-	down_write(&rs->sem);
+	lockdep_assert_held_write(&conf->rs->sem);
 	while (!wait_event_timeout(prev->wait, !atomic_read(&prev->nr_reqs),
 				   5 * HZ))
-		pr_warn("md/raid:%s: reshape checkpoint waits: old geometry nr_reqs %d writes %d waiting %d\n",
+		pr_warn("md/raid:%s: reshape waits for the old geometry: nr_reqs %d writes %d waiting %d\n",
 			mdname(conf->mddev), atomic_read(&prev->nr_reqs),
 			atomic_read(&prev->writes),
 			atomic_read(&prev->waiting_reqs));
+}
+
+static void r5_reshape_cp(struct r5conf *conf)
+{
+	struct r5reshape *rs = conf->rs;
+
+	down_write(&rs->sem);
+	r5_drain_prev(conf);
 	md_reshape_checkpoint(conf->mddev, rs->backwards ?
 			      rs->end - rs->done : rs->done);
 	rs->safe = rs->done;
@@ -5207,6 +5275,7 @@ static sector_t r5_reshape_request(struct mddev *mddev, sector_t j,
 	sector_t start, len, readable, next;
 	struct r5window *win;
 	unsigned int epoch;
+	bool unsafe = false;
 	int i, nr;
 
 	/*
@@ -5216,6 +5285,14 @@ static sector_t r5_reshape_request(struct mddev *mddev, sector_t j,
 	if (WARN_ON_ONCE(!prev || sector != rs->issued ||
 			 sector >= rs->end))
 		return 0;
+	if (rs->inplace) {
+		/* every member's max(chunk): whole old and new rows */
+		row = max(conf->geo.chunk_sectors, prev->geo.chunk_sectors) *
+		      (sector_t)conf->geo.data_disks;
+		wait_event(rs->wait, list_empty_careful(&rs->windows));
+		if (READ_ONCE(rs->done) != rs->issued)
+			return 0;	/* a window failed */
+	}
 	if (rs->backwards) {
 		sector_t top = rs->end - sector;
 
@@ -5225,17 +5302,30 @@ static sector_t r5_reshape_request(struct mddev *mddev, sector_t j,
 		start = sector;
 		len = min(row - sector % row, rs->end - sector);
 	}
+	next = md_reshape_progress(mddev, rs->backwards ? start : start + len);
 	while (!r5_window_safe(conf, start, start + len) ||
 	       (READ_ONCE(rs->want_cp) && rs->safe < rs->issued)) {
 		wait_event(rs->wait, list_empty_careful(&rs->windows));
 		if (READ_ONCE(rs->done) != rs->issued)
 			return 0;	/* a window failed */
-		if (rs->safe == rs->done) {
+		if (rs->safe == rs->done && !rs->inplace) {
 			pr_err("md/raid:%s: reshape cannot move on: the data offsets leave too little room\n",
 			       mdname(mddev));
 			return 0;
 		}
-		r5_reshape_cp(conf);
+		if (rs->safe < rs->done) {
+			r5_reshape_cp(conf);
+			continue;
+		}
+		/* only mdadm's backup can stand for what this overwrites */
+		if (!rs->told)
+			pr_info("md/raid:%s: reshape at array sector %llu waits for mdadm to back up what it rewrites in place\n",
+				mdname(mddev), (unsigned long long)start);
+		rs->told = true;
+		if (!md_sync_wait_backup(mddev, next, start, len))
+			return 0;
+		unsafe = true;
+		break;
 	}
 	nr = DIV_ROUND_UP(len, PAGE_SECTORS);
 	win = kzalloc(struct_size(win, pages, nr), GFP_NOIO);
@@ -5245,7 +5335,6 @@ static sector_t r5_reshape_request(struct mddev *mddev, sector_t j,
 	win->start = start;
 	win->len = len;
 	win->progress = sector + len;
-	next = md_reshape_progress(mddev, rs->backwards ? start : start + len);
 	win->sync_len = next - j;
 	/* rows past the old data are written as zeroes */
 	readable = start < old_end ? min(len, old_end - start) : 0;
@@ -5267,6 +5356,9 @@ static sector_t r5_reshape_request(struct mddev *mddev, sector_t j,
 	down_write(&rs->sem);
 	rs->issued = sector + len;
 	epoch = rs->wepoch++ & 1;
+	/* nothing read from the old rows this overwrites is still on its way */
+	if (unsafe)
+		r5_drain_prev(conf);
 	up_write(&rs->sem);
 	wait_event(rs->wait, !atomic_read(&rs->wcount[epoch]));
 	spin_lock_irq(&rs->lock);

@@ -376,6 +376,18 @@ struct r5reshape {
 	unsigned int wepoch;
 	atomic_t wcount[2];
 	sector_t gap;			/* least distance the data moves */
+	/*
+	 * In place (the data offsets move less than a chunk: mdadm's
+	 * backup-file reshape).  A window may then overwrite old data a
+	 * crash would still need, which only mdadm's backup holds: such a
+	 * window goes only where mdadm holds the range and lets it
+	 * (md_sync_wait_backup()).  Windows go one at a time, each as many
+	 * new rows as cover max(chunk) of every member, so the old rows it
+	 * overwrites are its own or moved before; reads of it wait until
+	 * it is written.  Fixed for the reshape; told: sync thread only.
+	 */
+	bool inplace;
+	bool told;
 	struct workqueue_struct *wq;	/* windows' write halves */
 };
 
