@@ -188,6 +188,12 @@ struct md_takeover {
 	int level, layout, chunk_sectors, raid_disks;
 	int drop_slot;
 	/*
+	 * Where the members go: slot s becomes s * slot_mul / slot_div
+	 * (1 and 1: where they are).  RAID0 -> RAID10 near-2 doubles it,
+	 * the way back halves it.
+	 */
+	int slot_mul, slot_div;
+	/*
 	 * Sectors each member's data uses at the new level, 0 for as now;
 	 * where set, members' data areas are cut to it (RAID0 runs on the
 	 * members' whole data areas)
@@ -392,6 +398,8 @@ void md_sync_nice(struct task_struct *p, enum md_sync_prio prio, long nice);
 void md_reshape_checkpoint(struct mddev *mddev, sector_t pos);
 bool md_sync_wait_backup(struct mddev *mddev, sector_t j_end, sector_t a,
 			 sector_t n);
+/* md_reshape.c, for takeovers from RAID0 */
+bool md_takeover_one_zone(struct mddev *mddev, sector_t *sectors);
 
 /*
  * A reshape's progress (the sync thread's position, per member, from

@@ -53,6 +53,7 @@
  * old one back if the new one does not start.
  */
 #include <linux/blkdev.h>
+#include <linux/slab.h>
 
 #include "md_core.h"
 
@@ -227,6 +228,31 @@ void md_reshape_finish(struct mddev *mddev)
 }
 
 /*
+ * For a takeover from RAID0: is it one zone (every member holds as many
+ * whole chunks)?  Then *@sectors is what each member's data uses.
+ */
+bool md_takeover_one_zone(struct mddev *mddev, sector_t *sectors)
+{
+	sector_t size = MD_MAX_SECTOR, rounded;
+	int chunk = mddev->chunk_sectors;
+	struct md_rdev *rdev;
+
+	if (chunk <= 0)
+		return false;
+	rdev_for_each(rdev, mddev)
+		if (rdev->raid_disk >= 0)
+			size = min(size, rdev->sectors);
+	rounded = round_down(size, chunk);
+	rdev_for_each(rdev, mddev)
+		if (rdev->raid_disk >= 0 &&
+		    round_down(rdev->sectors, chunk) != rounded)
+			return false;
+	*sectors = rounded;
+	return true;
+}
+EXPORT_SYMBOL_GPL(md_takeover_one_zone);
+
+/*
  * sysfs level on a running array: the new level's personality takes the
  * array over without moving data, or nothing changes.
  */
@@ -239,8 +265,9 @@ int md_takeover(struct mddev *mddev, int level)
 	sector_t o_dev = mddev->dev_sectors;
 	struct md_rdev *rdev, *dropped = NULL;
 	struct md_takeover t;
+	int *o_slots = NULL;
 	sector_t size;
-	int err, err2;
+	int err, err2, i;
 
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (mddev->reshape_position != MD_MAX_SECTOR ||
@@ -257,9 +284,23 @@ int md_takeover(struct mddev *mddev, int level)
 	}
 	t.drop_slot = -1;
 	t.dev_sectors = 0;
+	t.slot_mul = 1;
+	t.slot_div = 1;
 	err = pers->takeover(mddev, &t);
 	if (err)
 		goto put_pers;
+	/* the slots as they were, should the new level not start */
+	i = 0;
+	rdev_for_each(rdev, mddev)
+		i++;
+	o_slots = kcalloc(max(i, 1), sizeof(*o_slots), GFP_KERNEL);
+	if (!o_slots) {
+		err = -ENOMEM;
+		goto put_pers;
+	}
+	i = 0;
+	rdev_for_each(rdev, mddev)
+		o_slots[i++] = rdev->raid_disk;
 
 	md_suspend(mddev);
 	mutex_lock(&core->sb_mutex);
@@ -285,6 +326,9 @@ int md_takeover(struct mddev *mddev, int level)
 		}
 		if (t.dev_sectors && rdev->sectors > t.dev_sectors)
 			rdev->sectors = t.dev_sectors;
+		if (rdev->raid_disk >= 0)
+			rdev->raid_disk = rdev->raid_disk * t.slot_mul /
+					  t.slot_div;
 	}
 	WRITE_ONCE(mddev->pers, pers);
 	err = pers->run(mddev);
@@ -297,10 +341,11 @@ int md_takeover(struct mddev *mddev, int level)
 		mddev->chunk_sectors = o_chunk;
 		mddev->raid_disks = o_disks;
 		mddev->dev_sectors = o_dev;
-		if (dropped) {
-			dropped->raid_disk = t.drop_slot;
+		i = 0;
+		rdev_for_each(rdev, mddev)
+			rdev->raid_disk = o_slots[i++];
+		if (dropped)
 			set_bit(RD_IN_SYNC, &dropped->flags);
-		}
 		WRITE_ONCE(mddev->pers, old);
 		err2 = old->run(mddev);
 		WARN_ON(err2);
@@ -322,6 +367,7 @@ int md_takeover(struct mddev *mddev, int level)
 	mutex_unlock(&core->sb_mutex);
 	md_resume(mddev);
 	module_put(old->owner);
+	kfree(o_slots);
 	if (err)
 		return err;
 	/* the sync files follow the personality (mddev_unlock() adds them) */

@@ -28,6 +28,7 @@
 
 #include "md.h"
 #include "raid0_geom.h"
+#include "raid10_geom.h"
 
 /* raid0.default_layout: 0, or the R0G_ORIG/R0G_ALT an unrecorded one is */
 static int default_layout;
@@ -284,29 +285,70 @@ static void raid0_free(struct mddev *mddev, void *priv)
 }
 
 /*
- * pers->takeover: a RAID4/5 with parity last and its parity member gone
- * (mdadm removes it first) is a RAID0 of one zone over the rest: chunk c
- * on member c % n at row c / n.  The members' data areas are cut to
- * what RAID4/5 used, so the size stays.
+ * pers->takeover (raid0_takeover()), nothing moved.  The members' data
+ * areas are cut to what the old level used, so the size stays.
+ *
+ * From RAID10 near-2 with one member left of each pair (mdadm removes
+ * the others first): pair i is RAID0 member i, as raid10_takeover()
+ * made it.
  */
-static int raid0_takeover(struct mddev *mddev, struct md_takeover *t)
+static const char *raid0_from_raid10(struct mddev *mddev,
+				     struct md_takeover *t)
+{
+	unsigned long pairs[BITS_TO_LONGS(MD_SB_DISKS * 2)] = { 0 };
+	struct md_rdev *rdev;
+	int n = mddev->raid_disks / 2;
+
+	if (mddev->layout != R10G_NEAR2 || mddev->raid_disks % 2 ||
+	    mddev->raid_disks > MD_SB_DISKS * 2)
+		return "only near-2 copies (layout n2) on an even count";
+	rdev_for_each(rdev, mddev) {
+		if (rdev->raid_disk < 0)
+			continue;
+		if (!test_bit(RD_IN_SYNC, &rdev->flags) ||
+		    test_bit(RD_FAULTY, &rdev->flags) ||
+		    test_and_set_bit(rdev->raid_disk / 2, pairs))
+			return "remove all but one working member of each pair first";
+	}
+	if (bitmap_weight(pairs, n) != n)
+		return "a pair has no working member";
+	t->raid_disks = n;
+	t->slot_div = 2;
+	return NULL;
+}
+
+/*
+ * From RAID4/5 with parity last and its parity member gone (mdadm
+ * removes it first): a RAID0 of one zone over the rest, chunk c on
+ * member c % n at row c / n.
+ */
+static const char *raid0_from_raid45(struct mddev *mddev,
+				     struct md_takeover *t)
 {
 	int last = mddev->raid_disks - 1;
 	struct md_rdev *rdev;
-	const char *why = NULL;
 
 	if (mddev->level != 4 && mddev->level != 5)
-		why = "only RAID4/5";
-	else if (mddev->level == 5 && mddev->layout != 5)
-		why = "parity is not last (restripe to parity-last first)";
+		return "only RAID4/5 and RAID10";
+	if (mddev->level == 5 && mddev->layout != 5)
+		return "parity is not last (restripe to parity-last first)";
 	rdev_for_each(rdev, mddev)
-		if (!why && rdev->raid_disk >= 0 &&
+		if (rdev->raid_disk >= 0 &&
 		    (rdev->raid_disk == last ||
 		     !test_bit(RD_IN_SYNC, &rdev->flags) ||
 		     test_bit(RD_FAULTY, &rdev->flags)))
-			why = "remove the parity member, and only it, first";
-	if (!why && mddev->degraded != 1)
-		why = "one member, the parity, must be missing";
+			return "remove the parity member, and only it, first";
+	if (mddev->degraded != 1)
+		return "one member, the parity, must be missing";
+	t->raid_disks = last;
+	return NULL;
+}
+
+static int raid0_takeover(struct mddev *mddev, struct md_takeover *t)
+{
+	const char *why = mddev->level == 10 ? raid0_from_raid10(mddev, t) :
+			  raid0_from_raid45(mddev, t);
+
 	if (why) {
 		pr_warn("md/raid0:%s: cannot take level %d over: %s\n",
 			mdname(mddev), mddev->level, why);
@@ -319,7 +361,6 @@ static int raid0_takeover(struct mddev *mddev, struct md_takeover *t)
 	 */
 	t->layout = 0;
 	t->chunk_sectors = mddev->chunk_sectors;
-	t->raid_disks = last;
 	t->dev_sectors = round_down(mddev->dev_sectors, mddev->chunk_sectors);
 	return 0;
 }

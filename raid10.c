@@ -26,8 +26,9 @@
  * array size), recovery walks member sectors up to dev_sectors and syncs
  * the array range that each rebuilding member holds there.
  *
- * Not here (in-tree has them): reshape and takeover from RAID0; nor
- * write-behind (in-tree RAID10 has none).  Replacement members are the
+ * Not here (in-tree has it): reshape; nor write-behind (in-tree RAID10
+ * has none).  A RAID0 of one zone is taken over as near-2 copies, and
+ * back (raid10_takeover(), raid0_takeover()).  Replacement members are the
  * engine's (raid1.c "Replacement").
  * A size change (--grow --size) re-places the geometry with the array
  * suspended; far layouts refuse it, as in-tree.
@@ -275,6 +276,42 @@ static void raid10_status(struct seq_file *seq, struct mddev *mddev)
 	r1_engine.status(seq, mddev);
 }
 
+/*
+ * pers->takeover, from a RAID0 of one zone: each member becomes the
+ * first copy of a near-2 pair, member i in slot 2i, with nothing moved
+ * (chunk c of n members is on member c % n at row c / n either way);
+ * the second copies start empty and are rebuilt onto spares, which
+ * mdadm adds in the same command.  RAID0 takes it back (raid0.c).
+ */
+static int raid10_takeover(struct mddev *mddev, struct md_takeover *t)
+{
+	int chunk = mddev->chunk_sectors;
+	const char *why = NULL;
+	sector_t rounded;
+
+	if (mddev->level != 0)
+		why = "only RAID0 is taken over";
+	else if (chunk < PAGE_SECTORS || (chunk & (chunk - 1)))
+		why = "its chunk is not a power of two of a page or more";
+	else if (!md_takeover_one_zone(mddev, &rounded))
+		why = "its members differ in size (more than one zone)";
+	else if (mddev->persistent && !mddev->major_version &&
+		 mddev->raid_disks * 2 > MD_SB_DISKS)
+		why = "0.90 superblocks cannot hold twice its members";
+	if (why) {
+		pr_warn("md/raid10:%s: cannot take level %d over: %s\n",
+			mdname(mddev), mddev->level, why);
+		return -EINVAL;
+	}
+	t->level = 10;
+	t->layout = R10G_NEAR2;
+	t->chunk_sectors = chunk;
+	t->raid_disks = mddev->raid_disks * 2;
+	t->dev_sectors = rounded;
+	t->slot_mul = 2;
+	return 0;
+}
+
 static struct md_personality raid10_personality;
 
 static int __init raid10_init(void)
@@ -290,6 +327,7 @@ static int __init raid10_init(void)
 	raid10_personality.resize_in_place = true;
 	raid10_personality.round_dev_sectors = raid10_round_dev_sectors;
 	raid10_personality.dev_sectors_changed = raid10_dev_sectors_changed;
+	raid10_personality.takeover = raid10_takeover;
 	return md_register_personality(&raid10_personality);
 }
 

@@ -66,6 +66,8 @@
 #define R10G_FAR(l)		(((l) >> 8) & 0xff)
 #define R10G_OFFSET		0x10000U
 #define R10G_SETS(l)		(((l) >> 17) & 3)
+/* near 2, far 1: the layout of a RAID0 taken over (and the only one back) */
+#define R10G_NEAR2		0x102
 
 /* Why r10g_init() refused a shape; r10g_why() words it for the log. */
 enum r10g_err {

@@ -4613,20 +4613,13 @@ static const char *r5_reshape_refusal(struct mddev *mddev,
 static const char *r5_takeover_raid0(struct mddev *mddev,
 				     struct md_takeover *t)
 {
-	sector_t size = MD_MAX_SECTOR, rounded;
-	struct md_rdev *rdev;
 	int chunk = mddev->chunk_sectors;
+	sector_t rounded;
 
 	if (chunk < PAGE_SECTORS || (chunk & (chunk - 1)))
 		return "its chunk is not a power of two of a page or more";
-	rdev_for_each(rdev, mddev)
-		if (rdev->raid_disk >= 0)
-			size = min(size, rdev->sectors);
-	rounded = round_down(size, chunk);
-	rdev_for_each(rdev, mddev)
-		if (rdev->raid_disk >= 0 &&
-		    round_down(rdev->sectors, chunk) != rounded)
-			return "its members differ in size (more than one zone)";
+	if (!md_takeover_one_zone(mddev, &rounded))
+		return "its members differ in size (more than one zone)";
 	t->layout = t->level == 4 ? 0 : R5G_PARITY_LAST;
 	t->raid_disks = mddev->raid_disks + 1;
 	t->dev_sectors = rounded;

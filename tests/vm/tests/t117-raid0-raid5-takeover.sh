@@ -19,15 +19,6 @@
 MD=/dev/md0
 SYS=/sys/block/md0/md
 
-# is LEVEL DISKS LAYOUT DEGRADED: sysfs agrees, the size is as created
-is() {
-	_d=$(cat $SYS/degraded 2>/dev/null || echo -)
-	_g="$(cat $SYS/level) $(cat $SYS/raid_disks) $(cat $SYS/layout) $_d"
-	_s=$(blockdev --getsz $MD)
-	echo "level raid_disks layout degraded: $_g; size $_s (was $SIZE)"
-	[ "$_g" = "$1 $2 $3 $4" ] && [ "$_s" = "$SIZE" ]
-}
-
 create() {
 	# shellcheck disable=SC2046
 	mdadm --create $MD --run --level=0 --raid-devices=3 --chunk=64 \
@@ -37,24 +28,24 @@ create() {
 
 to_raid5() {
 	mdadm --grow $MD --level=5 --layout=parity-last && cat /proc/mdstat &&
-		is raid5 4 5 1 && r5_fio verify randwrite 4k 0 8M 31
+		r5_taken_over raid5 4 5 1 && r5_fio verify randwrite 4k 0 8M 31
 }
 
 rebuilt() {
 	mdadm $MD --add /dev/ram3 && sleep 1 && wait_resync md0 300 &&
-		cat /proc/mdstat && is raid5 4 5 0 && md_check_clean md0 300 &&
-		r5_fio verify randwrite 4k 0 8M 31
+		cat /proc/mdstat && r5_taken_over raid5 4 5 0 &&
+		md_check_clean md0 300 && r5_fio verify randwrite 4k 0 8M 31
 }
 
 to_raid0() {
-	mdadm --grow $MD --level=0 && cat /proc/mdstat && is raid0 3 0 - &&
-		r5_fio verify randwrite 4k 0 8M 31
+	mdadm --grow $MD --level=0 && cat /proc/mdstat &&
+		r5_taken_over raid0 3 0 - && r5_fio verify randwrite 4k 0 8M 31
 }
 
 restart() {
 	mdadm --stop $MD || return 1
 	# shellcheck disable=SC2046
-	mdadm --assemble $MD $(r5_members 3) && is raid0 3 -1 - &&
+	mdadm --assemble $MD $(r5_members 3) && r5_taken_over raid0 3 -1 - &&
 		r5_fio verify randwrite 4k 0 8M 31
 }
 

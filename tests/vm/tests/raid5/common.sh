@@ -180,6 +180,17 @@ r5_geometry() {
 	echo "$(cat $_s/level) $(cat $_s/raid_disks) $(cat $_s/chunk_size) $(cat $_s/layout)"
 }
 
+# r5_taken_over LEVEL DISKS LAYOUT DEGRADED: after a takeover sysfs
+# agrees ("-" for no degraded file) and md0's size is $SIZE still
+r5_taken_over() {
+	_s=/sys/block/md0/md
+	_d=$(cat $_s/degraded 2>/dev/null || echo -)
+	_g="$(cat $_s/level) $(cat $_s/raid_disks) $(cat $_s/layout) $_d"
+	_z=$(blockdev --getsz /dev/md0)
+	echo "level raid_disks layout degraded: $_g; size $_z (was $SIZE)"
+	[ "$_g" = "$1 $2 $3 $4" ] && [ "$_z" = "$SIZE" ]
+}
+
 # r5_settled: md0 runs no reshape or rebuild and nothing is degraded
 # (one pass may start another: up to four rounds)
 r5_settled() {
