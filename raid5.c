@@ -4546,9 +4546,10 @@ static int r5_reshape_geoms(struct mddev *mddev, bool started,
 
 /*
  * Least distance the data moves on the members holding old data: down
- * forwards, up backwards; 0 if some member's does not move that way.
+ * forwards, up backwards; 0 if some member's does not move that way,
+ * -EINVAL (a log line) if one moves the other way.
  */
-static sector_t r5_reshape_gap(struct mddev *mddev, int old_disks)
+static s64 r5_reshape_gap(struct mddev *mddev, int old_disks)
 {
 	sector_t gap = MD_MAX_SECTOR, d;
 	struct md_rdev *rdev;
@@ -4560,8 +4561,16 @@ static sector_t r5_reshape_gap(struct mddev *mddev, int old_disks)
 		    test_bit(RD_FAULTY, &rdev->flags))
 			continue;
 		if (mddev->reshape_backwards ?
-		    rdev->new_data_offset <= rdev->data_offset :
-		    rdev->new_data_offset >= rdev->data_offset)
+		    rdev->new_data_offset < rdev->data_offset :
+		    rdev->new_data_offset > rdev->data_offset) {
+			pr_err("md/raid:%s: %pg: its data would move %s, against a reshape that runs %s\n",
+			       mdname(mddev), rdev->bdev,
+			       mddev->reshape_backwards ? "down" : "up",
+			       mddev->reshape_backwards ? "backwards" :
+			       "forwards");
+			return -EINVAL;
+		}
+		if (rdev->new_data_offset == rdev->data_offset)
 			return 0;
 		d = mddev->reshape_backwards ?
 		    rdev->new_data_offset - rdev->data_offset :
@@ -4728,10 +4737,14 @@ static int r5_reshape_setup(struct mddev *mddev, struct r5conf *prev,
 			    bool suspended)
 {
 	struct r5conf *conf;
-	sector_t gap = r5_reshape_gap(mddev, prev->geo.raid_disks);
+	s64 gap = r5_reshape_gap(mddev, prev->geo.raid_disks);
 	sector_t unit = max(prev->geo.chunk_sectors, new->chunk_sectors);
-	bool inplace = gap < unit;
+	bool inplace;
 	int ret;
+
+	if (gap < 0)
+		return gap;
+	inplace = gap < unit;
 
 	/* in place, a window is max(chunk) of every member: one bio */
 	if (inplace && (u64)unit * new->data_disks / PAGE_SECTORS > UIO_MAXIOV) {
