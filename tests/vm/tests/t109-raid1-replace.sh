@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 420
+# SLOW: the replacement cases on RAID1, about 1 min per implementation (TCG); make check runs them on RAID5 (t110), mdadm's 01replace on RAID1 too
 #
 # mdadm --replace on RAID1 (issue 37): 3 mirrors on RAM disks, 1.2
 # superblocks, spares beside them, data written and verified with fio.

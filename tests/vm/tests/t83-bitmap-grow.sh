@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 600
+# SLOW: the bitmap through --grow --size, about 30 s per implementation (TCG); mdadm's 05r1-grow-internal covers it on RAID1
 #
 # mdadm --grow --bitmap=internal and --bitmap=none on a running raid1
 # while fio writes (issue 14, acceptance 5): the bitmap appears (mdstat

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # TIMEOUT: 600
+# SLOW: RAID5/6 --grow --size both ways, about 35 s per implementation (TCG); mdadm's 02r5grow and 02r6grow cover the same requests
 #
 # The component size of a running RAID5 and RAID6 changes in place
 # (mdadm's 02r6grow): rows are numbered by member sector, so adding
