@@ -175,21 +175,6 @@ grow() {
 	[ $g_rc = 0 ]
 }
 
-# reshaping: md0 showed a reshape in /proc/mdstat: in the sample taken
-# when mdadm returned, or (md starts its sync thread a moment after
-# sync_action=reshape) one taken every 0.2 s after it, 10 s at most
-reshaping() {
-	r_i=0
-	until awk '$1 == "md0" { p = 1 } p && /^ *$/ { exit } p' /tmp/mdstat.grow |
-		grep -q 'reshape'; do
-		r_i=$((r_i + 1))
-		[ $r_i -gt 50 ] && { cat /tmp/mdstat.grow; return 1; }
-		sleep 0.2
-		cat /proc/mdstat > /tmp/mdstat.grow
-	done
-	awk '$1 == "md0" { p = 1 } p && /^ *$/ { exit } p' /tmp/mdstat.grow
-}
-
 reshape_done() {
 	wait_resync md0 120 || return 1
 	echo "reshape over after about $(($(uptime_s) - T_GROW)) s"
@@ -238,7 +223,7 @@ grow_case() {
 	ktap_check "$g: fio writing and verifying at $3M" bg_fio_start "$3" "$3"
 	ktap_check "$g: mdadm --grow --raid-devices=$1 without a backup file succeeds" \
 		grow "$1"
-	ktap_check "$g: /proc/mdstat shows md0 reshaping" reshaping
+	ktap_check "$g: /proc/mdstat shows md0 reshaping" r5_reshaping
 	ktap_check "$g: the reshape runs to its end (reshape_position none)" \
 		reshape_done
 	ktap_check "$g: fio during the reshape: no error" bg_fio_end

@@ -278,20 +278,6 @@ grow() {
 	[ $g_rc = 0 ]
 }
 
-# reshaping: md0 showed a reshape in /proc/mdstat: in the sample taken
-# when mdadm returned, or one taken every 0.2 s after it (10 s at most)
-reshaping() {
-	r_i=0
-	until awk '$1 == "md0" { p = 1 } p && /^ *$/ { exit } p' /tmp/mdstat.grow |
-		grep -q 'reshape'; do
-		r_i=$((r_i + 1))
-		[ $r_i -gt 50 ] && { cat /tmp/mdstat.grow; return 1; }
-		sleep 0.2
-		cat /proc/mdstat > /tmp/mdstat.grow
-	done
-	awk '$1 == "md0" { p = 1 } p && /^ *$/ { exit } p' /tmp/mdstat.grow
-}
-
 # reshape_done: the reshape ran to its end (reshape_position none)
 reshape_done() {
 	wait_resync md0 300 || return 1
@@ -526,7 +512,7 @@ ktap_check "brd: five 24 MiB RAM disks" brd_setup 5 $BRD_KIB
 c="1: chunk 64K -> 128K in place"
 ktap_check "$c: 4 members (1.2), the whole array written" c1_create
 ktap_check "$c: mdadm --grow --chunk=128 --backup-file under fio succeeds" c1_grow
-ktap_check "$c: /proc/mdstat shows md0 reshaping" reshaping
+ktap_check "$c: /proc/mdstat shows md0 reshaping" r5_reshaping
 ktap_check "$c: mdadm left its monitor running, the backup file exists" \
 	monitor_running $BK
 ktap_check "$c: the reshape runs to its end" reshape_done
@@ -541,7 +527,7 @@ c="2: shrink 5 -> 4"
 ktap_check "$c: 5 members (1.2), what stays written" c2_create
 ktap_check "$c: mdadm --grow --array-size to 3 members' data" c2_array_size
 ktap_check "$c: mdadm --grow --raid-devices=4 --backup-file under fio succeeds" c2_grow
-ktap_check "$c: /proc/mdstat shows md0 reshaping" reshaping
+ktap_check "$c: /proc/mdstat shows md0 reshaping" r5_reshaping
 ktap_check "$c: mdadm left its monitor running, the backup file exists" \
 	monitor_running $BK
 ktap_check "$c: the reshape runs to its end" reshape_done
@@ -553,7 +539,7 @@ ktap_check "$c: everything verifies, check: mismatch_cnt 0" all_verifies 12
 c="3: 0.90, grow 4 -> 5"
 ktap_check "$c: 4 members (0.90), the whole array written" c3_create
 ktap_check "$c: spare added, mdadm --grow --raid-devices=5 under fio succeeds" c3_grow
-ktap_check "$c: /proc/mdstat shows md0 reshaping" reshaping
+ktap_check "$c: /proc/mdstat shows md0 reshaping" r5_reshaping
 ktap_check "$c: the reshape runs to its end" reshape_done
 ktap_check "$c: the monitor passed the critical section and exited" monitor_end
 ktap_check "$c: fio during the reshape: no error" fio_end
@@ -564,12 +550,12 @@ ktap_check "$c: everything verifies, check: mismatch_cnt 0" all_verifies 12
 c="4: chunk 64K -> 32K, stopped half way"
 ktap_check "$c: 4 members (1.2), the whole array written" c4_create
 ktap_check "$c: mdadm --grow --chunk=32 --backup-file, slowly, under fio" c4_grow
-ktap_check "$c: /proc/mdstat shows md0 reshaping" reshaping
+ktap_check "$c: /proc/mdstat shows md0 reshaping" r5_reshaping
 ktap_check "$c: mdadm left its monitor running, the backup file exists" \
 	monitor_running $BK
 ktap_check "$c: stopped half way, the superblocks record the reshape" c4_stop
 ktap_check "$c: mdadm --assemble --backup-file succeeds, fio again" c4_assemble
-ktap_check "$c: /proc/mdstat shows md0 reshaping again" reshaping
+ktap_check "$c: /proc/mdstat shows md0 reshaping again" r5_reshaping
 ktap_check "$c: mdadm left a monitor running again, the backup file exists" \
 	monitor_running $BK
 ktap_check "$c: the reshape runs to its end" reshape_done

@@ -8,7 +8,9 @@
 # checkpoint, then crash (sysrq b) while fio writes region B on each and
 # every array is marked active (dirty); raid5-replace: while vda's
 # replacement is half built; raid5-reshape: half way through a grow to 5
-# members, region A written while it moved.  Never reports a result of its
+# members, region A written while it moved; raid5-reshape-backup: while
+# a grow in place (mdadm's backup file on vdf) is inside region A,
+# written before it started.  Never reports a result of its
 # own when it works (the host checks the checkpoint and crash markers);
 # a failed check ends it with a result before the crash instead.
 . /harness/tests/crash/common.sh
@@ -57,6 +59,32 @@ for md in $ARRAYS; do
 done
 [ "$RESHAPE" = 1 ] && grep -H . /sys/block/md0/md/reshape_position \
 	/sys/block/md0/md/sync_completed | sed 's/^/# /'
+# raid5-reshape-backup: region A written, md0 grows onto vde in place
+# through the backup file on vdf, slowly; the crash comes once the
+# reshape is 4 MiB into region A (12 MiB of the array: sync_completed
+# counts per member, 4 data members after the grow)
+start_backup_grow() {
+	mdadm "$MD" --add "$REPL_DEV" || return 1
+	echo 300 > /sys/block/md0/md/sync_speed_max
+	MDADM_NO_SYSTEMCTL=1 mdadm --grow "$MD" --raid-devices=5 \
+		--backup-file="$BK_FILE" || return 1
+	_i=0
+	until _p=$(cut -d' ' -f1 /sys/block/md0/md/sync_completed) &&
+		[ "$_p" -eq "$_p" ] 2>/dev/null && [ "$_p" -ge 6144 ]; do
+		_i=$((_i + 1))
+		[ $_i -gt 600 ] && { echo "sync_completed: $(cat /sys/block/md0/md/sync_completed)"; return 1; }
+		sleep 0.1
+	done
+	grep -A3 '^md0' /proc/mdstat
+	grep -H . /sys/block/md0/md/reshape_position \
+		/sys/block/md0/md/sync_completed /sys/block/md0/md/raid_disks
+	grep -q reshape /proc/mdstat
+}
+if [ "$RESHAPE" = 2 ]; then
+	ktap_check "$BK_DEV: ext4 for the backup file" ext4_mount "$BK_DEV" "$BK_DIR"
+	ktap_check "md0: mdadm --grow -n 5 --backup-file onto $REPL_DEV: in place, into region A" \
+		start_backup_grow
+fi
 # with a bitmap: mdadm --create set every bit; once the daemon cleared
 # them, only what region B dirties below is dirty at the crash
 if [ "$BITMAP" = 1 ]; then

@@ -16,6 +16,9 @@
 # again after assembly; it and the resync complete, it holds slot 0.
 # raid5-reshape: the grow to 5 members, half way at the crash, goes on
 # from the position the superblocks recorded and ends, then the resync.
+# raid5-reshape-backup: mdadm --assemble --backup-file (the file on
+# vdf) restores what the backup holds past the recorded position, if
+# anything; the grow goes on from there and ends, then the resync.
 #
 # raid5/raid6 also: md1, as dirty, is assembled without its last member.
 # Without force that is refused (mdadm --assemble --run fails, the kernel
@@ -120,6 +123,14 @@ reshape_done() {
 	return 1
 }
 
+# raid5-reshape-backup: vdf's ext4 mounts; the backup file is there if
+# mdadm still needed it at the crash (its monitor removes it once the
+# grow is past the critical section, which it may be already)
+backup_mounted() {
+	mkdir -p "$BK_DIR" && mount -t ext4 "$BK_DEV" "$BK_DIR" &&
+		ls -l "$BK_DIR"
+}
+
 took_slot() {
 	grep -H . /sys/block/md0/md/dev-*/state /sys/block/md0/md/dev-*/slot
 	[ "$(cat "/sys/block/md0/md/dev-${REPL_DEV#/dev/}/slot")" = 0 ] &&
@@ -132,6 +143,7 @@ plan=10
 [ -n "$DD_MEMBERS" ] && plan=$((plan + 14))
 [ "$REPLACE" = 1 ] && plan=$((plan + 1))
 [ "$BITMAP" = 1 ] && plan=$((plan + 1))
+[ "$RESHAPE" = 2 ] && plan=$((plan + 1))
 ktap_plan $plan
 ktap_check "virtio disks" virtio_disks
 # shellcheck disable=SC2086
@@ -146,6 +158,18 @@ if [ "$RESHAPE" = 1 ]; then
 	# shellcheck disable=SC2086
 	ktap_check "md0: mdadm --assemble, 5 members with the reshape recorded" \
 		mdadm --assemble $MD $MEMBERS_AFTER
+	ktap_check "md0: the reshape continues from the recorded position" \
+		reshaping
+	md_speed_limit
+	ktap_check "md0: the reshape and the resync complete: 5 members" \
+		reshape_done
+	MEMBERS=$MEMBERS_AFTER
+elif [ "$RESHAPE" = 2 ]; then
+	ktap_check "$BK_DEV: the backup file's ext4 mounts" backup_mounted
+	md_speed_limit 100 300
+	# shellcheck disable=SC2086
+	ktap_check "md0: mdadm --assemble --backup-file, 5 members with the reshape recorded" \
+		mdadm --assemble $MD $MEMBERS_AFTER --backup-file="$BK_FILE"
 	ktap_check "md0: the reshape continues from the recorded position" \
 		reshaping
 	md_speed_limit

@@ -14,6 +14,8 @@
 #   raid10 md0 = vda..vdd (near-2 on 4 members, 64K chunks)
 #   raid5-replace  md0 = vda..vdd, vde its spare (CRASH_REPLACE below)
 #   raid5-reshape  md0 = vda..vdd, grown onto vde (CRASH_RESHAPE below)
+#   raid5-reshape-backup  md0 = vda..vdd, grown onto vde in place, the
+#                  backup file on vdf
 # md0 is the plain crash case.  md1 (parity levels only) is the dirty
 # degraded case: after the crash it is assembled without its last member.
 . /harness/lib.sh
@@ -75,6 +77,20 @@ if [ "$RESHAPE" = 1 ]; then
 	REPL_DEV=/dev/vde
 	MEMBERS_AFTER="$MEMBERS /dev/vde"
 fi
+# CRASH_RESHAPE=2 (raid5-reshape-backup): md0 = vda..vdd grows onto vde
+# in place (mdadm --grow -n 5 --backup-file, the data offsets staying),
+# the backup file on ext4 on vdf so that it outlives the crash; from
+# boot 2 on md0 = vda..vde, no md1
+BK_DEV=
+BK_DIR=/mnt/bk
+BK_FILE=$BK_DIR/md0.bk
+if [ "$RESHAPE" = 2 ]; then
+	DD_MEMBERS=
+	DD_LEFT_OUT=
+	REPL_DEV=/dev/vde
+	BK_DEV=/dev/vdf
+	MEMBERS_AFTER="$MEMBERS /dev/vde"
+fi
 # md1's members without the one left out
 DD_PRESENT=
 for _d in $DD_MEMBERS; do
@@ -82,7 +98,7 @@ for _d in $DD_MEMBERS; do
 done
 ARRAYS="$MD${DD_MEMBERS:+ $DD}"
 # the last disk the guest must see
-LAST_DISK=$(echo "$MEMBERS $DD_MEMBERS $REPL_DEV" | awk '{ print $NF }')
+LAST_DISK=$(echo "$MEMBERS $DD_MEMBERS $REPL_DEV $BK_DEV" | awk '{ print $NF }')
 
 # Region B starts at least 4 MiB after region A ends, so no stripe row
 # holds both (a row is at most 3 data chunks of 64 KiB here): when the
@@ -93,6 +109,12 @@ A_SIZE=16M
 case "$LEVEL" in 1|10) ;; *) A_SIZE=8M ;; esac
 A_ARGS="--offset=0 --size=$A_SIZE --randseed=4242"
 B_ARGS="--offset=20M --size=32M --randseed=777"
+# raid5-reshape-backup: A is written before the grow, which is inside A
+# at the crash; B lies clear of A
+if [ "$RESHAPE" = 2 ]; then
+	A_ARGS="--offset=8M --size=16M --randseed=4242"
+	B_ARGS="--offset=32M --size=16M --randseed=777"
+fi
 
 virtio_disks() {
 	modprobe virtio_pci && modprobe virtio_blk || return 1

@@ -191,6 +191,22 @@ r5_taken_over() {
 	[ "$_g" = "$1 $2 $3 $4" ] && [ "$_z" = "$SIZE" ]
 }
 
+# r5_reshaping: md0 showed a reshape in /proc/mdstat: in the sample the
+# caller took into /tmp/mdstat.grow when mdadm returned, or (md may
+# start its sync thread a moment after sync_action=reshape) one taken
+# every 0.2 s after it, 10 s at most
+r5_reshaping() {
+	_i=0
+	until awk '$1 == "md0" { p = 1 } p && /^ *$/ { exit } p' /tmp/mdstat.grow |
+		grep -q 'reshape'; do
+		_i=$((_i + 1))
+		[ $_i -gt 50 ] && { cat /tmp/mdstat.grow; return 1; }
+		sleep 0.2
+		cat /proc/mdstat > /tmp/mdstat.grow
+	done
+	awk '$1 == "md0" { p = 1 } p && /^ *$/ { exit } p' /tmp/mdstat.grow
+}
+
 # r5_settled: md0 runs no reshape or rebuild and nothing is degraded
 # (one pass may start another: up to four rounds)
 r5_settled() {
