@@ -260,8 +260,9 @@ struct mddev {
 	/*
 	 * Writes to array sectors [suspend_lo, suspend_hi) wait in the core
 	 * (an empty range when lo >= hi): mdadm holds a region there while
-	 * it backs it up for a reshape that rewrites it in place.  Written
-	 * under reconfig_mutex (md_set_suspend()), read with READ_ONCE.
+	 * it backs it up for a reshape that rewrites it in place (parked
+	 * in the core meanwhile).  Written under reconfig_mutex and the
+	 * core's parked_lock (md_set_suspend()), read with READ_ONCE.
 	 */
 	sector_t suspend_lo, suspend_hi;
 	sector_t dev_sectors;		/* used sectors on each member */

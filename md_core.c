@@ -361,6 +361,46 @@ void md_resume(struct mddev *mddev)
 }
 
 /*
+ * Park a write into the suspended range until the range moves.  The
+ * check is made again under parked_lock, which md_set_suspend() takes
+ * after it moved the range: a write either sees the new range or is
+ * on the list the store then submits again.
+ */
+static void md_park(struct mddev *mddev, struct bio *bio)
+{
+	struct md_core *core = to_core(mddev);
+
+	spin_lock_irq(&core->parked_lock);
+	if (md_suspended_range(mddev, bio->bi_iter.bi_sector,
+			       bio_sectors(bio))) {
+		bio_list_add(&core->parked, bio);
+		bio = NULL;
+	}
+	spin_unlock_irq(&core->parked_lock);
+	if (bio)
+		submit_bio_noacct(bio);
+}
+
+/* Submit the parked writes again (each parks again if still held). */
+static void md_unpark(struct mddev *mddev, bool fail)
+{
+	struct md_core *core = to_core(mddev);
+	struct bio_list bl;
+	struct bio *bio;
+
+	spin_lock_irq(&core->parked_lock);
+	bl = core->parked;
+	bio_list_init(&core->parked);
+	spin_unlock_irq(&core->parked_lock);
+	while ((bio = bio_list_pop(&bl))) {
+		if (fail)
+			bio_io_error(bio);
+		else
+			submit_bio_noacct(bio);
+	}
+}
+
+/*
  * suspend_lo/suspend_hi: set the range writes wait for.  A range that
  * now covers sectors it did not is set with the array suspended, so no
  * write into them is still in flight when this returns (mdadm reads
@@ -376,12 +416,15 @@ void md_set_suspend(struct mddev *mddev, sector_t lo, sector_t hi)
 	lockdep_assert_held(&mddev->reconfig_mutex);
 	if (grows && mddev->pers)
 		md_suspend(mddev);
+	/* parked_lock: pairs with md_park()'s check under it */
+	spin_lock_irq(&core->parked_lock);
 	WRITE_ONCE(mddev->suspend_lo, lo);
 	WRITE_ONCE(mddev->suspend_hi, hi);
+	spin_unlock_irq(&core->parked_lock);
 	if (grows && mddev->pers)
 		md_resume(mddev);
-	/* pairs with the waits in md_submit_bio() and a reshape's */
-	wake_up_all(&core->suspend_wq);
+	md_unpark(mddev, false);
+	/* a reshape may wait for the range (md_sync_wait_backup()) */
 	wake_up(&mddev->sync_wait);
 }
 
@@ -428,7 +471,6 @@ static void md_submit_bio(struct bio *bio)
 	struct md_core *core = to_core(mddev);
 	struct md_personality *pers;
 
-again:
 	while (!percpu_ref_tryget_live(&core->active_io)) {
 		/* suspended: nothing taken yet, so nothing to give back */
 		if (bio->bi_opf & REQ_NOWAIT) {
@@ -464,22 +506,14 @@ again:
 		}
 		if (READ_ONCE(mddev->ro) == 2)
 			md_enter_rw(mddev);
-		/*
-		 * mdadm holds this range while it backs it up: wait outside
-		 * the gate, so md_set_suspend() can drain what is inside
-		 */
+		/* mdadm holds this range while it backs it up */
 		if (unlikely(md_suspended_range(mddev, bio->bi_iter.bi_sector,
 						bio_sectors(bio)))) {
-			percpu_ref_put(&core->active_io);
-			if (bio->bi_opf & REQ_NOWAIT) {
+			if (bio->bi_opf & REQ_NOWAIT)
 				bio_wouldblock_error(bio);
-				return;
-			}
-			wait_event(core->suspend_wq,
-				   !md_suspended_range(mddev,
-						       bio->bi_iter.bi_sector,
-						       bio_sectors(bio)));
-			goto again;
+			else
+				md_park(mddev, bio);
+			goto put;
 		}
 	}
 	pers->make_request(mddev, bio);
@@ -1392,13 +1426,17 @@ EXPORT_SYMBOL_GPL(md_limits_stack_rdev);
  * md thread, which puts spares into slots (md_check_recovery()), would
  * wait for itself.  It commits under the queue's limits_lock alone, which
  * still makes the change whole at once; 6.1 changes them in place anyway.
- * Everyone else (RUN_ARRAY, array_state; before the md thread exists)
- * may freeze, as md_suspend() may wait for submitters.
+ * Nor while md_suspend() holds the gate shut (a reshape's start, a
+ * takeover): a submitter waiting at the gate holds the queue's usage
+ * count, so the freeze would wait for it and it for us; and nothing is
+ * inside the personality then, and what waits is cut to the new limits
+ * once it passes.  Everyone else (RUN_ARRAY, array_state; before the md
+ * thread exists) may freeze, as md_suspend() may wait for submitters.
  */
 int md_limits_end(struct mddev *mddev, struct md_limits *ml)
 {
 	lockdep_assert_held(&mddev->reconfig_mutex);
-	if (current == mddev->thread)
+	if (current == mddev->thread || to_core(mddev)->suspended)
 		return md_limits_commit(ml);
 	return md_limits_commit_frozen(ml);
 }
@@ -1760,6 +1798,7 @@ static void md_clear(struct mddev *mddev)
 	mddev->reshape_backwards = false;
 	mddev->suspend_lo = 0;
 	mddev->suspend_hi = 0;
+	md_unpark(mddev, true);		/* none while the array is open */
 	mddev->dev_sectors = 0;
 	mddev->array_sectors = 0;
 	memset(mddev->uuid, 0, sizeof(mddev->uuid));
@@ -2344,6 +2383,8 @@ static void md_init_mddev(struct md_core *core, int unit)
 	mutex_init(&core->sysfs_mutex);
 	INIT_WORK(&core->sync_files_work, md_sysfs_sync_work);
 	init_waitqueue_head(&core->suspend_wq);
+	spin_lock_init(&core->parked_lock);
+	bio_list_init(&core->parked);
 	core->hold = true;
 	core->sync_max_sectors = MD_MAX_SECTOR;
 	core->max_read_errors = MD_DEFAULT_MAX_READ_ERRORS;

@@ -79,6 +79,15 @@ struct md_core {
 	struct percpu_ref active_io;
 	int suspended;
 	wait_queue_head_t suspend_wq;
+	/*
+	 * Writes into mdadm's suspended range (suspend_lo/hi), parked here
+	 * rather than waiting inside md_submit_bio(), where they would hold
+	 * the queue's usage count and stall a queue freeze (a limits
+	 * update) until mdadm moves the range; md_set_suspend() submits
+	 * them again.  Under parked_lock.
+	 */
+	spinlock_t parked_lock;
+	struct bio_list parked;
 
 	int notified_degraded;		/* md thread only */
 
