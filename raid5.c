@@ -5118,11 +5118,6 @@ static bool r5_window_safe(struct r5conf *conf, sector_t start,
 	return new_m <= old_m + rs->gap;
 }
 
-/*
- * Record done in the superblocks, so the new geometry may overwrite old
- * data below it.  Reads routed to the old geometry before it finish
- * first; new ones wait meanwhile.  Sync thread, no window in flight.
- */
 /* Wait out what the old geometry has in flight; rs->sem held to write. */
 static void r5_drain_prev(struct r5conf *conf)
 {
@@ -5137,6 +5132,11 @@ static void r5_drain_prev(struct r5conf *conf)
 			atomic_read(&prev->waiting_reqs));
 }
 
+/*
+ * Record done in the superblocks, so the new geometry may overwrite old
+ * data below it.  Reads routed to the old geometry before it finish
+ * first; new ones wait meanwhile.  Sync thread, no window in flight.
+ */
 static void r5_reshape_cp(struct r5conf *conf)
 {
 	struct r5reshape *rs = conf->rs;
