@@ -345,6 +345,20 @@ void md_set_suspend(struct mddev *mddev, sector_t lo, sector_t hi);
 void md_resume(struct mddev *mddev);
 sector_t md_sync_sectors(struct mddev *mddev, struct md_personality *pers,
 			 sector_t sectors);
+
+/*
+ * Superblock versions served: 0.90, 1.0, 1.1, 1.2.  0.91 is a 0.90 array
+ * whose superblocks record a reshape: the array keeps 0.90 (*@minor).
+ */
+static inline bool md_sb_version_ok(int major, int *minor)
+{
+	if (major == 0 && (*minor == 90 || *minor == 91)) {
+		*minor = 90;
+		return true;
+	}
+	return major == 1 && *minor >= 0 && *minor <= 2;
+}
+
 /* md_reshape.c */
 int md_reshape_ask(struct mddev *mddev, int layout, int chunk_sectors,
 		   int raid_disks);

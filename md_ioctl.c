@@ -263,17 +263,13 @@ static int md_set_array_info(struct mddev *mddev, void __user *arg)
 			mdname(mddev));
 		return -EINVAL;
 	}
-	if (!(info.major_version == 1 && info.minor_version >= 0 &&
-	      info.minor_version <= 2) &&
-	    !(info.major_version == 0 && (info.minor_version == 90 ||
-					  info.minor_version == 91))) {
+	if (!md_sb_version_ok(info.major_version, &info.minor_version)) {
 		pr_warn("md: %s: superblock version %d.%d not supported (0.90, 1.0, 1.1, 1.2 only)\n",
 			mdname(mddev), info.major_version, info.minor_version);
 		return -EINVAL;
 	}
 	mddev->major_version = info.major_version;
-	/* 0.91: a 0.90 array whose superblocks record a reshape */
-	mddev->minor_version = info.major_version ? info.minor_version : 90;
+	mddev->minor_version = info.minor_version;
 	mddev->persistent = true;
 	return 0;
 }

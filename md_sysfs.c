@@ -92,15 +92,13 @@ static ssize_t metadata_version_store(struct mddev *mddev, const char *buf,
 		return len;
 	}
 	if (sscanf(buf, "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
-	    !((major == 1 && minor >= 0 && minor <= 2) ||
-	      (major == 0 && (minor == 90 || minor == 91)))) {
+	    !md_sb_version_ok(major, &minor)) {
 		pr_warn("md: %s: only 0.90, 1.0, 1.1 and 1.2 metadata is supported\n",
 			mdname(mddev));
 		return -EINVAL;
 	}
 	mddev->major_version = major;
-	/* 0.91: a 0.90 array whose superblocks record a reshape */
-	mddev->minor_version = major ? minor : 90;
+	mddev->minor_version = minor;
 	mddev->persistent = true;
 	return len;
 }
