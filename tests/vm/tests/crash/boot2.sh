@@ -153,23 +153,17 @@ ktap_check "md0 superblocks: State active (unclean shutdown)" sb_states active $
 # the resync's member IO and time count from here, the assemble
 io0=$(member_io_sectors)
 read -r t0 _ < /proc/uptime
-if [ "$RESHAPE" = 1 ]; then
+if [ "$RESHAPE" != 0 ]; then
+	# raid5-reshape-backup: mdadm needs its backup file to assemble
+	bk_arg=
+	if [ "$RESHAPE" = 2 ]; then
+		ktap_check "$BK_DEV: the backup file's ext4 mounts" backup_mounted
+		bk_arg=--backup-file=$BK_FILE
+	fi
 	md_speed_limit 100 300
 	# shellcheck disable=SC2086
-	ktap_check "md0: mdadm --assemble, 5 members with the reshape recorded" \
-		mdadm --assemble $MD $MEMBERS_AFTER
-	ktap_check "md0: the reshape continues from the recorded position" \
-		reshaping
-	md_speed_limit
-	ktap_check "md0: the reshape and the resync complete: 5 members" \
-		reshape_done
-	MEMBERS=$MEMBERS_AFTER
-elif [ "$RESHAPE" = 2 ]; then
-	ktap_check "$BK_DEV: the backup file's ext4 mounts" backup_mounted
-	md_speed_limit 100 300
-	# shellcheck disable=SC2086
-	ktap_check "md0: mdadm --assemble --backup-file, 5 members with the reshape recorded" \
-		mdadm --assemble $MD $MEMBERS_AFTER --backup-file="$BK_FILE"
+	ktap_check "md0: mdadm --assemble${bk_arg:+ --backup-file}, 5 members with the reshape recorded" \
+		mdadm --assemble $MD $MEMBERS_AFTER $bk_arg
 	ktap_check "md0: the reshape continues from the recorded position" \
 		reshaping
 	md_speed_limit
